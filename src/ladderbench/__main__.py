@@ -1,0 +1,3 @@
+from ladderbench.cli import main
+
+main()

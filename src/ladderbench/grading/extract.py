@@ -1,0 +1,448 @@
+"""Answer extraction: read the answer a model actually gave out of its free-text reply.
+
+This is the project's one extraction module. It uses only the standard library and Python 3.8
+syntax because its source is inlined verbatim into the zero-dependency standalone script
+(``ladderbench export standalone``), so the harness and that script read answers identically.
+
+Multiple choice (``extract_choice``) works on *statements*: every place in the reply where an
+answer is given (an "Answer:" phrase, a ``\\boxed{}``, an ``<answer>`` tag, a bold or lone letter,
+a self-correction such as "no, B", a hedge such as "I think it is B"). Explicit statements beat
+hedges, and among them the last one wins; a statement naming two letters, or a letter that is not
+an option, yields no answer. Every position below indexes the same string: the reply after
+think-stripping and NFKC, and its "masked" copy in which markup is blanked out character for
+character, so that offsets found in one are valid in the other.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import unicodedata
+
+__all__ = ["extract_answer", "extract_choice", "normalise_text", "strip_think"]
+
+# ---------------------------------------------------------------- reasoning blocks
+
+_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.I | re.S)
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*>", re.I)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
+
+
+def strip_think(text: str) -> str | None:
+    """Drop closed reasoning blocks, whose contents are not the answer.
+
+    Returns None when a block is still open: the reply was cut off mid-thought and holds no
+    answer. A closing tag with no opening one (the template put ``<think>`` in the prompt)
+    means everything before it was reasoning.
+    """
+    if not isinstance(text, str):
+        return None
+    text = _THINK_BLOCK.sub("", text)
+    if _THINK_OPEN.search(text):
+        return None
+    closings = list(_THINK_CLOSE.finditer(text))
+    if closings:
+        text = text[closings[-1].end() :]
+    return text.strip()
+
+
+# ---------------------------------------------------------------- normalisation
+
+_EMPHASIS = re.compile(r"[*`]|(?<![^\W_])_+|_+(?![^\W_])")
+_EDGE_PUNCTUATION = " .,:;!?\"'"
+
+
+def normalise_text(s: str) -> str:
+    """Canonical form of a short answer: NFKC, no markdown emphasis, one space, casefolded.
+
+    Models decorate the same answer differently (``**Paris**``, full-width letters, stray
+    spaces); graders should not care.
+    """
+    if not isinstance(s, str):
+        return ""
+    s = _EMPHASIS.sub("", unicodedata.normalize("NFKC", s))
+    return " ".join(s.split()).casefold()
+
+
+def _option_key(s: str) -> str:
+    """normalise_text without surrounding punctuation: "Paris." and "paris" name one option."""
+    return normalise_text(s).strip(_EDGE_PUNCTUATION)
+
+
+def _starts_with_key(s: str, key: str) -> bool:
+    """Whether s begins with the whole option text key (so "12" does not begin with "1")."""
+    if not key or not s.startswith(key):
+        return False
+    rest = s[len(key) :]
+    return not rest or rest[0].isspace() or (rest[0] in ".,;:!?)" and rest[1:2] in ("", " "))
+
+
+# Markup is blanked with spaces (never deleted) so the masked text keeps every offset.
+_LATEX_WRAPPER = re.compile(
+    r"\\(?:boxed|fbox|mbox|emph|text(?:bf|it|rm|tt|sf)?|math(?:bf|rm|it|tt|sf))[ \t]*\{([^{}]*)\}"
+)
+_MARKUP = re.compile(
+    r"^[ \t]*(?:[#>]+|[-+•][ \t]+)"  # headings, quotes, bullets
+    r"|[*`$]|\\[()\[\]]"  # emphasis, code, maths delimiters
+    r"|</?[A-Za-z][\w-]*[ \t]*/?>"  # html-like tags such as <answer>
+    r"|(?<![^\W_])_+|_+(?![^\W_])",  # _emphasis_ (not snake_case)
+    re.M,
+)
+
+
+def _unwrap_latex(m: re.Match) -> str:
+    inner_start, inner_end = m.span(1)
+    return " " * (inner_start - m.start()) + m.group(1) + " " * (m.end() - inner_end)
+
+
+def _mask(text: str) -> str:
+    """text with LaTeX wrappers, markdown and tags replaced by spaces, same length."""
+    while True:
+        unwrapped = _LATEX_WRAPPER.sub(_unwrap_latex, text)
+        if unwrapped == text:
+            break
+        text = unwrapped
+    return _MARKUP.sub(lambda m: " " * len(m.group()), text)
+
+
+_BOXED = re.compile(r"\\(?:boxed|fbox)[ \t]*\{")
+
+
+def _boxed_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of every ``\\boxed{...}`` whose braces balance."""
+    spans = []
+    for m in _BOXED.finditer(text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            if text[i] == "{":
+                depth += 1
+            elif text[i] == "}":
+                depth -= 1
+            i += 1
+        if depth == 0:
+            spans.append((m.start(), i, text[m.end() : i - 1]))
+    return spans
+
+
+# ---------------------------------------------------------------- multiple choice
+
+_Statement = collections.namedtuple("_Statement", "start end letter explicit soft")
+# letter: the chosen label, or None for a statement that names no valid single option.
+# explicit: a marked answer (beats hedges). soft: the letter was read through option text or
+# sits at the very start of the reply; soft statements are dropped when the reply lists options.
+
+
+class _Options:
+    """One question's option labels (upper case) and normalised option texts."""
+
+    def __init__(self, choices: list[str], letters: str) -> None:
+        self.key_by_label = {}
+        for letter, choice in zip(letters, choices):
+            label = unicodedata.normalize("NFKC", letter).upper()
+            if len(label) == 1 and label.isalnum() and label not in self.key_by_label:
+                self.key_by_label[label] = _option_key(choice) if isinstance(choice, str) else ""
+        self.valid = frozenset(self.key_by_label)
+        # "A" and "I" are English words: followed by a word they are a letter only when marked.
+        self.plain = self.valid - {"A", "I"}
+
+    def match_text(self, segment: str, whole: bool) -> str | None:
+        """The label whose option text is segment (or, unless whole, begins it); longest wins."""
+        seg = _option_key(segment)
+        best, best_len, tied = None, 0, False
+        for label, key in self.key_by_label.items():
+            if key and (seg == key or (not whole and _starts_with_key(seg, key))):
+                if len(key) > best_len:
+                    best, best_len, tied = label, len(key), False
+                elif len(key) == best_len:
+                    tied = True
+        return None if tied else best
+
+
+_TOKEN = re.compile(r"([(\[{]?)[ \t]*([^\W_])[ \t]*[)\]}]?(?![^\W_]|['-][^\W_])")
+_WORD_NEXT = re.compile(r"[ \t]+[^\W\d_]")
+
+
+def _letter_at(text: str, pos: int, word_ok: frozenset) -> tuple[str, int] | None:
+    """A one-character label at pos, as (upper-case label, end), or None.
+
+    A label followed by a word is accepted only if it is upper case and in word_ok: this is
+    what keeps "a bit", "A good question" and "I think" from reading as answers.
+    """
+    m = _TOKEN.match(text, pos)
+    if not m:
+        return None
+    char = m.group(2)
+    label = char.upper()
+    bracketed, capital = bool(m.group(1)), char == label
+    if _WORD_NEXT.match(text, m.end()) and not bracketed and not (capital and label in word_ok):
+        return None
+    return label, m.end()
+
+
+_ALTERNATIVE = re.compile(
+    r"[ \t]*(?:,|/|&|\bor\b|\band\b|\bvs\b\.?)[ \t]*(?:(?:option|choice)[ \t]+)?", re.I
+)
+
+
+def _is_ambiguous(text: str, end: int, label: str, opts: _Options) -> bool:
+    """Whether the label ending at end is offered together with another ("B or C", "A/B")."""
+    m = _ALTERNATIVE.match(text, end)
+    other = _letter_at(text, m.end(), opts.plain) if m else None
+    return other is not None and other[0] in opts.valid and other[0] != label
+
+
+_LEAD_WORDS = re.compile(r"\s*(?:(?:option|choice|letter|either|both)\b\s*)*", re.I)
+
+
+def _read_after(masked: str, pos: int, opts: _Options, word_ok: frozenset, explicit: bool):
+    """The answer stated right after a marker phrase, as (label or None, end), or None."""
+    pos = _LEAD_WORDS.match(masked, pos).end()
+    token = _letter_at(masked, pos, word_ok)
+    if token and token[0] in opts.valid:
+        label, end = token
+        return (None if _is_ambiguous(masked, end, label, opts) else label), end
+    if not explicit:
+        return None
+    line_end = masked.find("\n", pos)
+    line_end = len(masked) if line_end < 0 else line_end
+    label = opts.match_text(masked[pos:line_end], whole=False)
+    if label:
+        return label, line_end
+    return (None, token[1]) if token else None  # "Answer: E" names a non-option
+
+
+_WHOLE_PREFIX = re.compile(
+    r"(?:(?:(?:final|correct)\s+)?answer\b\s*(?:is\b)?\s*[:=\-–—]?\s*"
+    r"|(?:option|choice|letter|either|both)\b\s*)*",
+    re.I,
+)
+
+
+def _read_whole(segment: str, opts: _Options):
+    """segment read as nothing but an answer ("B", "(B)", "Option C", "B) 42", "Paris").
+
+    Returns (label or None, soft) or None; soft means option text was involved.
+    """
+    s = segment.strip().rstrip(".!?:;,").strip()
+    if not s:
+        return None
+    token = _letter_at(s, _WHOLE_PREFIX.match(s).end(), opts.valid)
+    rest = s[token[1] :].strip(" \t.:)-–—") if token else ""
+    if token and token[0] in opts.valid:
+        label = token[0]
+        if _is_ambiguous(s, token[1], label, opts):
+            return None, False
+        if not rest:
+            return label, False
+        if opts.key_by_label[label] and _option_key(rest) == opts.key_by_label[label]:
+            return label, True
+    label = opts.match_text(s, whole=True)
+    if label:
+        return label, True
+    if token and not rest:
+        return None, False  # a lone label that is not an option, such as "E" of four
+    return None
+
+
+# Marker phrases. Each is followed by the letter it introduces; the table says how much the
+# statement counts and which letters may be followed by a word.
+_ANSWER_IS = re.compile(
+    r"\b(?:answer|option|choice)\b[ \t]*"
+    r"(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)\b[ \t]*:?|[:=\-–—])",
+    re.I,
+)
+_I_CHOOSE = re.compile(
+    r"\b(?:I(?:'d|'ll|[ \t]+would|[ \t]+will)?[ \t]+(?:choose|pick|select|opt[ \t]+for)"
+    r"|(?:go|going)[ \t]+with)\b[ \t]*:?",
+    re.I,
+)
+_CORRECTION_ITS = re.compile(
+    r"\b(?:actually|no|wait|oops|sorry|rather|instead|I[ \t]+mean)\b[\s,;:.!\-–—]*"
+    r"(?:actually[ \t,]*)?(?:it'?s|it[ \t]+is|it[ \t]+should[ \t]+be|make[ \t]+that)\b[ \t]*",
+    re.I,
+)
+_CORRECTION = re.compile(
+    r"\b(?:(?:no|wait|oops)[ \t]*[,;:.!\-–—]+|actually|rather|instead|I[ \t]+mean|correction"
+    r"|on[ \t]+second[ \t]+thought|scratch[ \t]+that)"
+    r"[ \t,;:\-–—]*",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"\b(?:I[ \t]+(?:think|believe|guess|would[ \t]+say)|I'd[ \t]+say|probably|likely|therefore"
+    r"|thus|hence|so|it'?s|it[ \t]+is|it[ \t]+must[ \t]+be|should[ \t]+be)\b[ \t,:]*",
+    re.I,
+)
+_MARKERS = (
+    # (phrase, explicit, which letters may be followed by a word)
+    (_ANSWER_IS, True, "valid"),  # "The answer is A because ..."
+    (_I_CHOOSE, True, "valid"),
+    (_CORRECTION_ITS, True, "valid"),  # "... no, actually it's C"
+    (_CORRECTION, True, "none"),  # "A... no, B"; but not "No, B is wrong"
+    (_HEDGE, False, "plain"),  # "I think it is B"
+)
+_LETTER_IS_RIGHT = re.compile(
+    r"(?<![^\W_])(?:(?:option|choice)[ \t]+)?([(\[]?)([^\W_])[)\]]?[ \t]+(?:is|seems|looks)[ \t]+"
+    r"(?:to[ \t]+be[ \t]+)?(?:the[ \t]+)?(?:correct|right|best|answer|most[ \t]+likely)\b",
+    re.I,
+)
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.I | re.S)
+_BOLD = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__")
+_ONLY_PUNCTUATION = re.compile(r"[ \t.!,;:)\]]*(?:\n|\Z)")
+_LINE = re.compile(r"[^\n]+")
+_LISTED = re.compile(r"(?<![^\W_])(?:\(([^\W_])\)|([^\W_])[.):])[ \t]*")
+_ABSTAIN = re.compile(
+    r"\bnone\s+of\s+the\s+(?:above|options|choices|answers|given)\b"
+    r"|\bneither\s+of\s+(?:them|these|the\s+options)\b"
+    r"|\bI\s+(?:do\s+not|don't|dont)\s+know\b"
+    r"(?!\s+(?:of|if|why|how|what|whether|which|who|where|when|that|about)\b)"
+    r"|\bI(?:'m|\s+am)?\s+(?:can't|cannot|can\s+not|won't|will\s+not|unable\s+to|not\s+able\s+to)"
+    r"\s+(?:help|assist|answer|provide|determine|choose|comply)\b"
+    r"|\b(?:cannot|can't)\s+be\s+determined\b|\bimpossible\s+to\s+(?:determine|tell)\b"
+    r"|\b(?:not\s+enough|insufficient)\s+information\b"
+    r"|\bno\s+(?:correct|valid|right)\s+(?:answer|option|choice)\b",
+    re.I,
+)
+
+
+def _statements(text: str, masked: str, opts: _Options) -> list:
+    """Every answer statement in the reply, in no particular order."""
+    found = []
+
+    def add(start: int, end: int, reading, explicit: bool = True, soft: bool = False) -> None:
+        if reading is not None:
+            found.append(_Statement(start, end, reading[0], explicit, soft or reading[1]))
+
+    for m in _ANSWER_TAG.finditer(text):
+        add(m.start(), m.end(), _read_whole(_mask(m.group(1)), opts))
+    for start, end, content in _boxed_spans(text):
+        add(start, end, _read_whole(_mask(content), opts))
+    for m in _BOLD.finditer(text):  # **B** closing its line; "**A** is wrong" is not a statement
+        if _ONLY_PUNCTUATION.match(masked, m.end()):
+            add(m.start(), m.end(), _read_whole(_mask(m.group(1) or m.group(2)), opts))
+    for m in _LINE.finditer(masked):  # a line that is nothing but an answer
+        add(m.start(), m.end(), _read_whole(m.group(), opts))
+
+    word_ok = {"valid": opts.valid, "plain": opts.plain, "none": frozenset()}
+    for phrase, explicit, allowed in _MARKERS:
+        for m in phrase.finditer(masked):
+            read = _read_after(masked, m.end(), opts, word_ok[allowed], explicit)
+            if read is not None:
+                found.append(_Statement(m.start(), read[1], read[0], explicit, False))
+
+    start = len(masked) - len(masked.lstrip())  # "B because ...", "C. The others ..."
+    token = _letter_at(masked, start, opts.plain)
+    if token and token[0] in opts.valid:
+        letter = None if _is_ambiguous(masked, token[1], token[0], opts) else token[0]
+        found.append(_Statement(start, token[1], letter, True, True))
+
+    for m in _LETTER_IS_RIGHT.finditer(masked):  # "B is correct", a hedge-level statement
+        label = m.group(2).upper()
+        if label in opts.valid and (m.group(1) or m.group(2).isupper()):
+            found.append(_Statement(m.start(), m.end(), label, False, False))
+    return found
+
+
+def _listed_labels(masked: str, opts: _Options) -> set:
+    """Labels written as "B) <option B's text>": the reply enumerates options."""
+    labels = set()
+    for m in _LISTED.finditer(masked):
+        char = m.group(1) or m.group(2)
+        label = char.upper()
+        if (m.group(1) or char.isupper()) and opts.key_by_label.get(label):
+            line_end = masked.find("\n", m.end())
+            line = masked[m.end() : len(masked) if line_end < 0 else line_end]
+            if _starts_with_key(_option_key(line), opts.key_by_label[label]):
+                labels.add(label)
+    return labels
+
+
+def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> str | None:
+    """The option letter a reply chose, or None if it chose no single valid option.
+
+    A letter the grader cannot attribute with confidence is worse than None: None is counted
+    as unparsed, a wrong guess as a wrong answer. Never raises.
+    """
+    if not isinstance(response, str) or not isinstance(letters, str):
+        return None
+    if not isinstance(choices, (list, tuple)):
+        return None
+    text = strip_think(response)
+    if not text:
+        return None
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    opts = _Options(list(choices), letters)
+    if not opts.valid:
+        return None
+    masked = _mask(text)
+    found = _statements(text, masked, opts)
+
+    # A reply that enumerates several options ("A) 1 B) 2 ...") chooses none of them.
+    soft_labels = {s.letter for s in found if s.soft and s.letter} | _listed_labels(masked, opts)
+    if len(soft_labels) >= 2:
+        found = [s for s in found if not s.soft]
+    pool = [s for s in found if s.explicit] or found
+    if not pool:
+        return None
+    last = max(pool, key=lambda s: (s.start, s.end))
+    if any(m.start() >= last.end for m in _ABSTAIN.finditer(masked)):
+        return None  # "The answer is A. Actually, none of the above."
+    return last.letter
+
+
+# ---------------------------------------------------------------- free-form answers
+
+_ANSWER_BLOCK = re.compile(r"<(answer|solution)>(.*?)(?:</\1>|\Z)", re.I | re.S)
+_ANSWER_LINE = re.compile(r"\b(?:final[ \t]+)?answer\b[*_ \t]*(?:is\b[*_ \t]*[:：]?|[:：])", re.I)
+_MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+
+
+def _clean(s: str) -> str:
+    """Strip whitespace, markdown bold/backticks, maths delimiters, \\boxed and a final period."""
+    previous = None
+    while s != previous:
+        previous = s
+        s = s.strip().strip("*`").strip()
+        for left, right in _MATH_DELIMITERS:
+            if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
+                s = s[len(left) : len(s) - len(right)]
+                break
+        boxed = _boxed_spans(s)
+        if boxed and boxed[-1][0] == 0 and boxed[-1][1] == len(s):
+            s = boxed[-1][2]
+        if s.endswith(".") and not s.endswith(".."):
+            s = s[:-1]
+    return s
+
+
+def _after_answer_marker(text: str) -> str | None:
+    """The rest of the line after the last "answer:" / "the answer is", if any."""
+    markers = list(_ANSWER_LINE.finditer(text))
+    if not markers:
+        return None
+    end = markers[-1].end()
+    line_end = text.find("\n", end)
+    rest = text[end : len(text) if line_end < 0 else line_end]
+    return rest if _clean(rest) else None
+
+
+def extract_answer(response: str) -> str | None:
+    """The final free-form answer, for exact-match graders (puzzles, maths).
+
+    Looks, in order, at the last <answer>/<solution> tag, the last \\boxed{}, the text after
+    the last "answer:" on its line, and the last non-empty line. Never raises.
+    """
+    text = strip_think(response)
+    if text is None:
+        return None
+    blocks = list(_ANSWER_BLOCK.finditer(text))
+    boxed = _boxed_spans(text)
+    if blocks:
+        found = blocks[-1].group(2)
+    elif boxed:
+        found = boxed[-1][2]
+    else:
+        found = _after_answer_marker(text)
+        if found is None:
+            lines = [line for line in text.splitlines() if line.strip()]
+            found = lines[-1] if lines else ""
+    return _clean(found) or None

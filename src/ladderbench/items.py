@@ -1,0 +1,87 @@
+"""The records that flow through a run: items in, completions and verdicts back, result rows out.
+
+Pydantic models, so that a results file read back (for resume or a report) is validated field by
+field, and a bad line is reported with its file, line and field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Item(BaseModel):
+    """One thing to ask: a static question, a puzzle instance, a live task.
+
+    ``expected`` is the canonical gold answer the grader compares with; ``reference`` is the gold
+    answer written the way a model should write it (what the oracle adapter replies).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    prompt: str
+    expected: str
+    reference: str
+    choices: tuple[str, ...] = ()
+    level: int | None = None
+    tier: int | None = None
+    family: str | None = None
+    category: str | None = None
+    task: str | None = None
+    seed: int | None = None
+
+
+class Completion(BaseModel):
+    """What a model adapter returns for one attempt. ``error`` set means no answer was obtained."""
+
+    text: str = ""
+    usage: dict[str, int] = Field(default_factory=dict)
+    latency_ms: float = 0.0
+    error: str | None = None
+    cached: bool = False
+
+
+class Verdict(BaseModel):
+    """What a grader returns: the answer it read, a score in [0, 1], and whether that passes."""
+
+    extracted: str | None
+    score: float
+    passed: bool
+
+
+class ResultRow(BaseModel):
+    """One attempt, as written to the results JSONL (field names as in DESIGN.md)."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    run: str
+    adapter: str
+    model: str
+    suite: str
+    id: str
+    family: str | None = None
+    task: str | None = None
+    category: str | None = None
+    level: int | None = None
+    tier: int | None = None
+    seed: int | None = None
+    sample: int = 0
+    prompt: str
+    expected: str
+    response: str | None
+    extracted: str | None
+    score: float | None
+    passed: bool | None = Field(alias="pass")
+    latency_ms: float = Field(alias="latencyMs")
+    usage: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Identity of an attempt within a run: resume writes each key exactly once."""
+        return (self.id, self.sample)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True)

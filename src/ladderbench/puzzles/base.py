@@ -1,0 +1,49 @@
+"""The contract every puzzle family implements, and the hash-derived seeding they all share."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One generated instance: the full prompt a model sees and its single canonical answer."""
+
+    prompt: str
+    answer: str
+
+
+def instance_rng(version: str, family: str, tier: int, seed: int) -> random.Random:
+    """The only source of randomness for an instance: a hash of (suite version, family, tier, seed).
+
+    Hashing (not ``seed + index``) keeps neighbouring seeds unrelated and the stream identical on
+    every machine and Python version.
+    """
+    key = f"ladderbench-puzzles|{version}|{family}|{tier}|{seed}".encode()
+    return random.Random(int.from_bytes(hashlib.sha256(key).digest(), "big"))
+
+
+class Family:
+    """A puzzle generator. Subclass, set ``name`` and ``tiers`` and implement the two methods.
+
+    ``tiers`` maps each tier this family supports to its config (a frozen dataclass of the
+    difficulty parameters). ``generate`` must draw every random choice from ``rng`` only.
+    ``normalise`` turns a model's extracted answer text into the canonical form (or None when it
+    cannot be read); an answer passes when ``normalise(extracted) == puzzle.answer``.
+    """
+
+    name: ClassVar[str]
+    tiers: ClassVar[dict[int, Any]]
+
+    def generate(self, rng: random.Random, tier: int) -> Puzzle:
+        raise NotImplementedError
+
+    def normalise(self, text: str) -> str | None:
+        raise NotImplementedError
+
+    def check(self, puzzle: Puzzle, extracted: str | None) -> bool:
+        """Exact match after normalisation; nothing extracted never passes."""
+        return extracted is not None and self.normalise(extracted) == puzzle.answer

@@ -1,0 +1,400 @@
+"""Grid transform: ARC-style, infer a hidden grid rule from example pairs and apply it.
+
+Grids are rectangles (3x3 to 6x6) of digits 0-9, read as colours with 0 the background. The
+hidden rule is a sequence of steps from a DSL the prompt lists in full: rotations, flips,
+transpose, cyclic shifts, gravity in four directions, 2x scaling, hollowing out solid
+regions, and a recolouring (a one-to-one map of the non-zero colours). The prompt shows
+input -> output pairs and a test input, and asks for the test output grid.
+
+Why each tier is harder:
+- tier 5: one step, 3 example pairs: spot which single transformation fits.
+- tier 6: two or three steps composed, 4 example pairs: the intermediate grids are never
+  shown, and several steps (gravity after a rotation, a shift after a flip...) interact.
+
+Uniqueness: every program of 1..depth steps is enumerated. A recolouring commutes with every
+other step (they move cells or act on the zero / non-zero pattern only), so a program is
+equivalent to its other steps followed by at most one recolouring, whose map is read off the
+examples. An instance is kept only when all programs that fit the examples give the same test
+output (the recolouring must be known for every colour the test needs), no shorter program
+fits than the drawn one, and the answer differs from the test input; otherwise it is redrawn
+from the same rng.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ladderbench.puzzles.base import Family, Puzzle
+from ladderbench.puzzles.registry import register
+
+Grid = tuple[tuple[int, ...], ...]
+Step = tuple[str, Callable[[Grid], Grid]]
+ColourMap = dict[int, int]
+
+
+@dataclass(frozen=True)
+class GridTransformConfig:
+    depth: int  # the most steps a program may have (the prompt says so)
+    min_steps: int  # the drawn rule has min_steps..depth steps
+    examples: int  # example pairs shown
+    min_side: int = 3
+    max_side: int = 6
+    max_side_scaled: int = 4  # input sides when the rule scales (outputs up to 8x8)
+    min_colours: int = 2
+    max_colours: int = 4
+
+
+TIERS: dict[int, GridTransformConfig] = {
+    5: GridTransformConfig(depth=1, min_steps=1, examples=3),
+    6: GridTransformConfig(depth=3, min_steps=2, examples=4),
+}
+
+PROMPT_TEMPLATE = """\
+Each example below shows an input grid and the output grid that the same hidden rule makes \
+from it. A grid is a rectangle of digits 0-9 (colours; 0 is the background), written one row \
+per line with cells separated by spaces.
+
+The rule is {steps}, each one of:
+{steps_list}
+
+{examples}
+
+Test input:
+{test}
+
+What is the output grid for the test input? Write its rows from top to bottom, each row as \
+its digits with no spaces, rows separated by "/", inside <answer></answer> tags, for example \
+<answer>0120/3400/0056</answer>."""
+
+STEPS_TEXT = """\
+- rotate 90 degrees clockwise
+- rotate 180 degrees
+- rotate 90 degrees counter-clockwise
+- flip left-right (mirror each row)
+- flip top-bottom (reverse the order of the rows)
+- transpose (the cell in row i, column j moves to row j, column i)
+- shift right by one column, wrapping around (the last column becomes the first)
+- shift left by one column, wrapping around (the first column becomes the last)
+- shift down by one row, wrapping around (the last row becomes the first)
+- shift up by one row, wrapping around (the first row becomes the last)
+- gravity down (in each column the non-zero cells slide down as far as they can, keeping \
+their order)
+- gravity up (the same, sliding up)
+- gravity left (in each row the non-zero cells slide left, keeping their order)
+- gravity right (the same, sliding right)
+- scale 2x (every cell becomes a 2x2 block of its colour)
+- hollow (a non-zero cell becomes 0 when its four neighbours up, down, left and right are all \
+inside the grid and non-zero)
+- recolour (replace each non-zero colour by a non-zero colour through a fixed one-to-one \
+mapping; 0 stays 0)"""
+
+MAX_ATTEMPTS = 5000
+AMBIGUOUS = "?"  # an answer that a recolouring leaves undetermined
+
+
+def _rot90(g: Grid) -> Grid:
+    return tuple(zip(*g[::-1]))
+
+
+def _rot180(g: Grid) -> Grid:
+    return tuple(row[::-1] for row in g[::-1])
+
+
+def _rot270(g: Grid) -> Grid:
+    return tuple(zip(*g))[::-1]
+
+
+def _flip_lr(g: Grid) -> Grid:
+    return tuple(row[::-1] for row in g)
+
+
+def _flip_tb(g: Grid) -> Grid:
+    return g[::-1]
+
+
+def _transpose(g: Grid) -> Grid:
+    return tuple(zip(*g))
+
+
+def _shift_right(g: Grid) -> Grid:
+    return tuple(row[-1:] + row[:-1] for row in g)
+
+
+def _shift_left(g: Grid) -> Grid:
+    return tuple(row[1:] + row[:1] for row in g)
+
+
+def _shift_down(g: Grid) -> Grid:
+    return g[-1:] + g[:-1]
+
+
+def _shift_up(g: Grid) -> Grid:
+    return g[1:] + g[:1]
+
+
+def _slide_right(row: tuple[int, ...]) -> tuple[int, ...]:
+    cells = tuple(v for v in row if v)
+    return (0,) * (len(row) - len(cells)) + cells
+
+
+def _slide_left(row: tuple[int, ...]) -> tuple[int, ...]:
+    cells = tuple(v for v in row if v)
+    return cells + (0,) * (len(row) - len(cells))
+
+
+def _gravity_right(g: Grid) -> Grid:
+    return tuple(_slide_right(row) for row in g)
+
+
+def _gravity_left(g: Grid) -> Grid:
+    return tuple(_slide_left(row) for row in g)
+
+
+def _gravity_down(g: Grid) -> Grid:
+    return tuple(zip(*(_slide_right(col) for col in zip(*g))))
+
+
+def _gravity_up(g: Grid) -> Grid:
+    return tuple(zip(*(_slide_left(col) for col in zip(*g))))
+
+
+def _scale2(g: Grid) -> Grid:
+    out = []
+    for row in g:
+        wide = tuple(v for v in row for _ in (0, 1))
+        out += [wide, wide]
+    return tuple(out)
+
+
+def _hollow(g: Grid) -> Grid:
+    h, w = len(g), len(g[0])
+    return tuple(
+        tuple(
+            0
+            if 0 < i < h - 1
+            and 0 < j < w - 1
+            and g[i - 1][j]
+            and g[i + 1][j]
+            and g[i][j - 1]
+            and g[i][j + 1]
+            else g[i][j]
+            for j in range(w)
+        )
+        for i in range(h)
+    )
+
+
+# The structural steps in a fixed order; "recolour" is handled separately (see module doc).
+STEPS: tuple[Step, ...] = (
+    ("rotate 90 clockwise", _rot90),
+    ("rotate 180", _rot180),
+    ("rotate 90 counter-clockwise", _rot270),
+    ("flip left-right", _flip_lr),
+    ("flip top-bottom", _flip_tb),
+    ("transpose", _transpose),
+    ("shift right", _shift_right),
+    ("shift left", _shift_left),
+    ("shift down", _shift_down),
+    ("shift up", _shift_up),
+    ("gravity down", _gravity_down),
+    ("gravity up", _gravity_up),
+    ("gravity left", _gravity_left),
+    ("gravity right", _gravity_right),
+    ("scale 2x", _scale2),
+    ("hollow", _hollow),
+)
+RECOLOUR = "recolour"
+
+
+def _recolour_fit(pairs: Sequence[tuple[Grid, Grid]]) -> ColourMap | None:
+    """The partial one-to-one map of non-zero colours that turns each first grid into its
+    second, or None when no such recolouring exists."""
+    mapping: ColourMap = {}
+    for a, b in pairs:
+        if len(a) != len(b) or len(a[0]) != len(b[0]):
+            return None
+        for row_a, row_b in zip(a, b):
+            for u, v in zip(row_a, row_b):
+                if (u == 0) != (v == 0):
+                    return None
+                if u and mapping.setdefault(u, v) != v:
+                    return None
+    if len(set(mapping.values())) != len(mapping):
+        return None
+    return mapping
+
+
+def _apply_map(g: Grid, mapping: ColourMap) -> Grid:
+    return tuple(tuple(mapping.get(v, v) for v in row) for row in g)
+
+
+def _colours(g: Grid) -> set[int]:
+    return {v for row in g for v in row if v}
+
+
+def render(g: Grid) -> str:
+    return "/".join("".join(str(v) for v in row) for row in g)
+
+
+def consistent_answers(
+    inputs: Sequence[Grid], outputs: Sequence[Grid], test: Grid, depth: int
+) -> dict[str, int]:
+    """Map each test output given by a program of 1..depth steps that fits every example to
+    the fewest steps that give it (AMBIGUOUS stands for a recolouring the examples leave open).
+
+    Structural programs are explored breadth first as tuples of grids (examples then test); a
+    tuple already expanded is not expanded again. A state reached in d steps fits exactly
+    (d steps) or up to a recolouring (d + 1 steps, allowed while d < depth).
+    """
+    n = len(outputs)
+    target = tuple(outputs)
+    target_cells = [len(g) * len(g[0]) for g in outputs]
+    answers: dict[str, int] = {}
+
+    def note(answer: str, steps: int) -> None:
+        if answer not in answers:
+            answers[answer] = steps
+
+    def fits(state: tuple[Grid, ...], d: int) -> None:
+        if d >= 1 and state[:n] == target:
+            note(render(state[n]), d)
+        elif d < depth:
+            mapping = _recolour_fit(list(zip(state[:n], target)))
+            if mapping is not None:
+                if _colours(state[n]) <= mapping.keys():
+                    note(render(_apply_map(state[n], mapping)), d + 1)
+                else:
+                    note(AMBIGUOUS, d + 1)
+
+    start = (*inputs, test)
+    fits(start, 0)
+    frontier = [start]
+    seen = {start}
+    for d in range(1, depth + 1):
+        last = d == depth
+        nxt: list[tuple[Grid, ...]] = []
+        for state in frontier:
+            for _, step in STEPS:
+                first = step(state[0])
+                if last and first != target[0]:
+                    continue
+                if len(first) * len(first[0]) > target_cells[0]:
+                    continue  # no step shrinks a grid
+                new = (first, *(step(g) for g in state[1:]))
+                if new in seen:
+                    continue
+                fits(new, d)
+                if not last:
+                    seen.add(new)
+                    nxt.append(new)
+        frontier = nxt
+    return answers
+
+
+def _random_grid(rng: random.Random, h: int, w: int, palette: Sequence[int]) -> Grid:
+    """A background with a few solid rectangles and single cells, so every step is visible."""
+    cells = [[0] * w for _ in range(h)]
+    for _ in range(rng.randint(1, 3)):
+        rh, rw = rng.randint(1, h // 2 + 1), rng.randint(1, w // 2 + 1)
+        top, left = rng.randint(0, h - rh), rng.randint(0, w - rw)
+        colour = rng.choice(palette)
+        for i in range(top, top + rh):
+            for j in range(left, left + rw):
+                cells[i][j] = colour
+    for _ in range(rng.randint(0, 3)):
+        cells[rng.randrange(h)][rng.randrange(w)] = rng.choice(palette)
+    return tuple(tuple(row) for row in cells)
+
+
+def _show(g: Grid) -> str:
+    return "\n".join(" ".join(str(v) for v in row) for row in g)
+
+
+@register
+class GridTransform(Family):
+    name = "grid_transform"
+    tiers = TIERS
+
+    def generate(self, rng: random.Random, tier: int) -> Puzzle:
+        if tier not in TIERS:
+            raise ValueError(f"grid_transform has no tier {tier}; tiers: {sorted(TIERS)}")
+        cfg = TIERS[tier]
+        names = [name for name, _ in STEPS] + [RECOLOUR]
+        funcs = dict(STEPS)
+        for _ in range(MAX_ATTEMPTS):
+            n_steps = rng.randint(cfg.min_steps, cfg.depth)
+            program = [rng.choice(names) for _ in range(n_steps)]
+            if program.count(RECOLOUR) > 1 or program.count("scale 2x") > 1:
+                continue  # two recolourings are one; two scalings make grids too large
+            palette = sorted(
+                rng.sample(range(1, 10), rng.randint(cfg.min_colours, cfg.max_colours))
+            )
+            mapping: ColourMap = {}
+            if RECOLOUR in program:
+                image = rng.sample(range(1, 10), len(palette))
+                mapping = dict(zip(palette, image))
+                if all(k == v for k, v in mapping.items()):
+                    continue
+            side = cfg.max_side_scaled if "scale 2x" in program else cfg.max_side
+            grids = [
+                _random_grid(
+                    rng, rng.randint(cfg.min_side, side), rng.randint(cfg.min_side, side), palette
+                )
+                for _ in range(cfg.examples + 1)
+            ]
+            results = []
+            for g in grids:
+                for name in program:
+                    g = _apply_map(g, mapping) if name == RECOLOUR else funcs[name](g)
+                results.append(g)
+            if results[-1] == grids[-1]:
+                continue
+            answer = render(results[-1])
+            answers = consistent_answers(grids[:-1], results[:-1], grids[-1], cfg.depth)
+            if set(answers) != {answer} or answers[answer] != n_steps:
+                continue
+            examples = "\n\n".join(
+                f"Example {i}\nInput:\n{_show(x)}\nOutput:\n{_show(y)}"
+                for i, (x, y) in enumerate(zip(grids[:-1], results[:-1]), start=1)
+            )
+            steps = (
+                "exactly one step"
+                if cfg.depth == 1
+                else f"a sequence of 1 to {cfg.depth} steps applied one after another"
+            )
+            prompt = PROMPT_TEMPLATE.format(
+                steps=steps, steps_list=STEPS_TEXT, examples=examples, test=_show(grids[-1])
+            )
+            return Puzzle(prompt=prompt, answer=answer)
+        raise RuntimeError(f"grid_transform: no unique instance in {MAX_ATTEMPTS} draws")
+
+    def normalise(self, text: str) -> str | None:
+        """Rows of digits, separated by "/", newlines or ";" (cells may be separated by spaces
+        or commas), or nested brackets like [[1,2],[3,4]]; a single line of equal-length
+        digit groups ("120 340") reads as rows. The rows must form a rectangle."""
+        if not isinstance(text, str):
+            return None
+        s = text.strip().strip("`").strip()
+        if not s or len(s) > 10_000:
+            return None
+        if "[" in s or "]" in s:
+            rows = re.findall(r"\[([^\[\]]*)\]", s)
+            if re.fullmatch(r"[\s\[\],]*", re.sub(r"\[[^\[\]]*\]", "", s)) is None:
+                return None
+            if any(not row.strip() for row in rows):
+                return None
+        else:
+            rows = [row for row in re.split(r"[/\n;]", s) if row.strip()]
+            if len(rows) == 1:
+                groups = [t for t in re.split(r"[\s,]+", rows[0]) if t]
+                if len(groups) > 1 and all(len(t) > 1 for t in groups):
+                    rows = groups
+        cleaned = [re.sub(r"[\s,]+", "", row) for row in rows]
+        if not cleaned or any(re.fullmatch(r"[0-9]+", row) is None for row in cleaned):
+            return None
+        if len({len(row) for row in cleaned}) != 1:
+            return None
+        return "/".join(cleaned)

@@ -1,0 +1,184 @@
+"""Text: copy or edit a short string exactly.
+
+Tier 0 is the floor: repeat a short phrase, reverse a short word, or capitalise each word of a
+phrase (the one task where letter case matters). Tier 1 is string surgery: one or two precise
+edits (insert, delete, swap, replace, keep a slice) at 1-based positions of a common word, so the
+model must count characters and track how each edit shifts the later positions. Tier 2 applies
+three edits to a string of random letters, where no familiar word helps the model keep its place.
+
+Case: ``normalise`` cannot see the puzzle, so case sensitivity is carried by the answers
+themselves. An answer that is all lower case, all upper case, or lower case with a capital first
+letter is folded to lower case; any other mix of cases is kept as written. Case-insensitive tasks
+have lower-case answers; the case task (capitalising each word of a phrase of two or more words)
+always has a genuinely mixed answer such as "Green Apple", which folding never produces.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from ladderbench.puzzles.base import Family, Puzzle
+from ladderbench.puzzles.registry import register
+
+
+@dataclass(frozen=True)
+class TextConfig:
+    """Difficulty parameters of one tier."""
+
+    tasks: tuple[str, ...]  # "echo", "reverse", "title" or "edit"
+    min_ops: int = 0  # edit only: number of operations
+    max_ops: int = 0
+    min_length: int = 0  # edit only: length of the starting string
+    max_length: int = 0
+    random_letters: bool = False  # edit only: random letters instead of a common word
+
+
+TIERS: dict[int, TextConfig] = {
+    0: TextConfig(tasks=("echo", "reverse", "title")),
+    1: TextConfig(tasks=("edit",), min_ops=1, max_ops=2, min_length=5, max_length=8),
+    2: TextConfig(
+        tasks=("edit",), min_ops=3, max_ops=3, min_length=9, max_length=12, random_letters=True
+    ),
+}
+
+# Common lower-case English words; phrases and edited words are drawn from the sorted tuple.
+_WORD_TEXT = """
+apple basket bird blue bread bridge bright candle castle chair cloud coffee cold corner dance
+dark desert dinner door dream early earth field finger flower forest friend garden glass gold
+green happy heavy honey horse island jacket kitchen lamp letter light little market metal mirror
+money morning mountain music night ocean orange paper pencil pepper picture planet pocket quiet
+rabbit river road rocket salt second silver simple small snow soft spring stone storm street
+summer sunny table thunder tiger timber tower train travel valley velvet village water window
+winter wooden yellow
+"""
+WORDS: tuple[str, ...] = tuple(sorted(_WORD_TEXT.split()))
+
+PROMPT = """Text task. {instruction}
+
+Text: "{text}"
+
+{case_rule} Write only the resulting text, without quotes, inside <answer></answer> tags, \
+for example: <answer>silver moon</answer>"""
+
+INSTRUCTIONS = {
+    "echo": "Repeat the text below exactly as it is.",
+    "reverse": "Write the letters of the word below in reverse order, from last to first.",
+    "title": (
+        "Rewrite the text below with the first letter of every word in upper case and all "
+        "other letters in lower case."
+    ),
+    "edit": (
+        "Apply these operations to the text below, in order. Positions count characters "
+        "from 1 (the first character is at position 1), and each operation uses the positions "
+        "of the text as it is after the operations before it. Inserting a letter at position "
+        "p means the new letter becomes the character at position p.\n{steps}"
+    ),
+}
+
+CASE_RULES = {
+    False: "Case does not matter: lower case, upper case and a capital first letter are all "
+    "accepted.",
+    True: "Case matters: every letter must be in exactly the right case.",
+}
+
+
+def _edit(rng: random.Random, text: str) -> tuple[str, str]:
+    """One random edit of ``text`` that changes it: (description, new text)."""
+    n = len(text)
+    kinds = ["insert", "replace", "swap"] + (["delete", "slice"] if n >= 4 else [])
+    kind = rng.choice(kinds)
+    if kind == "insert":
+        pos, letter = rng.randint(1, n + 1), rng.choice(string.ascii_lowercase)
+        return f'insert the letter "{letter}" at position {pos}', (
+            text[: pos - 1] + letter + text[pos - 1 :]
+        )
+    if kind == "delete":
+        pos = rng.randint(1, n)
+        return f"delete the character at position {pos}", text[: pos - 1] + text[pos:]
+    if kind == "replace":
+        pos = rng.randint(1, n)
+        letter = rng.choice([c for c in string.ascii_lowercase if c != text[pos - 1]])
+        return f'replace the character at position {pos} with "{letter}"', (
+            text[: pos - 1] + letter + text[pos:]
+        )
+    if kind == "swap":
+        pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)]
+        pairs = [(i, j) for i, j in pairs if text[i - 1] != text[j - 1]]
+        if not pairs:  # every character the same: nothing to swap, insert instead
+            return f'insert the letter "z" at position {n + 1}', text + "z"
+        i, j = rng.choice(pairs)
+        chars = list(text)
+        chars[i - 1], chars[j - 1] = chars[j - 1], chars[i - 1]
+        return f"swap the characters at positions {i} and {j}", "".join(chars)
+    start = rng.randint(1, n - 2)
+    end = rng.randint(start + 2, n if start > 1 else n - 1)
+    return (
+        f"keep only the characters from position {start} to position {end} "
+        "(both included) and delete the rest",
+        text[start - 1 : end],
+    )
+
+
+_QUOTES = {('"', '"'), ("'", "'"), ("`", "`"), ("\u201c", "\u201d"), ("\u2018", "\u2019")}
+
+
+def _fold_case(text: str) -> str:
+    """Lower-case text whose letters are all lower, all upper, or capitalised-first-only."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return text
+    rest = "".join(letters[1:])
+    if "".join(letters).isupper() or (rest == rest.lower()):
+        return text.lower()
+    return text
+
+
+@register
+class TextFamily(Family):
+    """Repeat, reverse, capitalise or edit a short string."""
+
+    name = "text"
+    tiers = TIERS
+
+    def generate(self, rng: random.Random, tier: int) -> Puzzle:
+        if tier not in TIERS:
+            raise ValueError(f"text has no tier {tier}; tiers: {sorted(TIERS)}")
+        cfg = TIERS[tier]
+        task = rng.choice(cfg.tasks)
+        if task == "echo":
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 4)))
+            return self._puzzle(task, text, text, case_matters=False)
+        if task == "reverse":
+            word = rng.choice([w for w in WORDS if len(w) <= 6 and w != w[::-1]])
+            return self._puzzle(task, word, word[::-1], case_matters=False)
+        if task == "title":
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 3)))
+            return self._puzzle(task, text, text.title(), case_matters=True)
+        if cfg.random_letters:
+            length = rng.randint(cfg.min_length, cfg.max_length)
+            text = "".join(rng.choice(string.ascii_lowercase) for _ in range(length))
+        else:
+            text = rng.choice([w for w in WORDS if cfg.min_length <= len(w) <= cfg.max_length])
+        steps, result = [], text
+        for number in range(1, rng.randint(cfg.min_ops, cfg.max_ops) + 1):
+            description, result = _edit(rng, result)
+            steps.append(f"{number}. {description[0].upper()}{description[1:]}.")
+        return self._puzzle(task, text, result, case_matters=False, steps="\n".join(steps))
+
+    @staticmethod
+    def _puzzle(task: str, text: str, answer: str, case_matters: bool, steps: str = "") -> Puzzle:
+        instruction = INSTRUCTIONS[task].format(steps=steps)
+        prompt = PROMPT.format(
+            instruction=instruction, text=text, case_rule=CASE_RULES[case_matters]
+        )
+        return Puzzle(prompt, answer)
+
+    def normalise(self, text: str) -> str | None:
+        cleaned = " ".join(text.split())
+        quoted = len(cleaned) >= 2 and (cleaned[0], cleaned[-1]) in _QUOTES
+        if quoted:
+            cleaned = " ".join(cleaned[1:-1].split())
+        cleaned = cleaned.rstrip(".").rstrip()  # a sentence-final full stop; answers have none
+        return _fold_case(cleaned) or None

@@ -1,0 +1,196 @@
+"""The async runner: every (item, sample) attempt exactly once, resumable, cached, concurrent."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ladderbench.analysis.summary import summarise
+from ladderbench.errors import UserError
+from ladderbench.items import Completion, Item, ResultRow
+from ladderbench.models.base import ModelAdapter, Request, Sampling
+from ladderbench.runner.cache import ResponseCache, cache_key
+from ladderbench.runner.results import ResultWriter
+from ladderbench.suites import Suite
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    out: Path
+    samples: int = 1
+    concurrency: int = 8
+    sampling: Sampling = field(default_factory=Sampling)
+    system_prompt: str | None = None
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
+
+
+def _request(item: Item, sample: int, config: RunConfig) -> Request:
+    messages: list[dict[str, str]] = []
+    if config.system_prompt:
+        messages.append({"role": "system", "content": config.system_prompt})
+    messages.append({"role": "user", "content": item.prompt})
+    return Request(
+        item_id=item.id,
+        messages=tuple(messages),
+        sampling=config.sampling,
+        sample=sample,
+        reference=item.reference,
+        choices=item.choices,
+    )
+
+
+class _Attempts:
+    """Runs attempts and writes their rows; shared by the workers of one run."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        adapter: ModelAdapter,
+        config: RunConfig,
+        writer: ResultWriter,
+        cache: ResponseCache | None,
+        run_id: str,
+        progress: Progress | None,
+    ) -> None:
+        self.suite = suite
+        self.adapter = adapter
+        self.config = config
+        self.writer = writer
+        self.cache = cache if adapter.cacheable else None
+        self.run_id = run_id
+        self.progress = progress
+        self.settings = adapter.settings()
+        self.rows: list[ResultRow] = []
+
+    async def one(self, item: Item, sample: int, first: bool = False) -> None:
+        request = _request(item, sample, self.config)
+        key = cache_key(self.settings, request) if self.cache else ""
+        completion = self.cache.get(key) if self.cache else None
+        if completion is None:
+            call = self.adapter.check if first else self.adapter.complete
+            completion = await call(request)
+            if self.cache:
+                self.cache.put(key, completion)
+        row = self._row(item, sample, completion)
+        self.writer.append(row)
+        self.rows.append(row)
+        if self.progress:
+            self.progress(1)
+
+    def _row(self, item: Item, sample: int, completion: Completion) -> ResultRow:
+        if completion.error is None:
+            verdict = self.suite.grade(item, completion.text)
+            extracted, score, passed = verdict.extracted, verdict.score, verdict.passed
+            response: str | None = completion.text
+        else:  # never scored: an error is not a wrong answer
+            extracted, score, passed, response = None, None, None, None
+        return ResultRow(
+            run=self.run_id,
+            adapter=self.adapter.kind,
+            model=self.adapter.model,
+            suite=self.suite.name,
+            id=item.id,
+            family=item.family,
+            task=item.task,
+            category=item.category,
+            level=item.level,
+            tier=item.tier,
+            seed=item.seed,
+            sample=sample,
+            prompt=item.prompt,
+            expected=item.expected,
+            response=response,
+            extracted=extracted,
+            score=score,
+            passed=passed,
+            latency_ms=round(completion.latency_ms, 1),
+            usage=completion.usage,
+            error=completion.error,
+        )
+
+
+async def _drain(attempts: _Attempts, todo: list[tuple[Item, int]], workers: int) -> None:
+    pending = iter(todo)
+
+    async def worker() -> None:
+        for item, sample in pending:
+            await attempts.one(item, sample)
+
+    await asyncio.gather(*(worker() for _ in range(workers)))
+
+
+def plan(suite: Suite, samples: int) -> list[tuple[Item, int]]:
+    if samples < 1:
+        raise UserError(f"--samples {samples}: must be at least 1")
+    return [(item, s) for item in suite.items() for s in range(samples)]
+
+
+async def run_suite(
+    suite: Suite,
+    adapter: ModelAdapter,
+    config: RunConfig,
+    cache: ResponseCache | None = None,
+    progress: Progress | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Run the missing attempts of ``suite`` into ``config.out`` and return the summary.
+
+    ``on_start(total, already_done)`` is called once the plan and the resumed rows are known.
+    """
+    if config.concurrency < 1:
+        raise UserError(f"--concurrency {config.concurrency}: must be at least 1")
+    attempts_planned = plan(suite, config.samples)
+    planned_keys = {(item.id, s) for item, s in attempts_planned}
+    writer = ResultWriter(config.out)
+    done_rows = writer.open(suite.name, adapter.kind, adapter.model)
+    try:
+        stray = [row.key for row in done_rows if row.key not in planned_keys]
+        if stray:
+            raise UserError(
+                f"{config.out} holds attempts outside this selection (e.g. {stray[0][0]!r} "
+                f"sample {stray[0][1]}); resume with the same options or choose another --out"
+            )
+        done = {row.key for row in done_rows}
+        todo = [(item, s) for item, s in attempts_planned if (item.id, s) not in done]
+        run_id = done_rows[0].run if done_rows else new_run_id()
+        if on_start:
+            on_start(len(attempts_planned), len(done))
+        attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
+        started = time.perf_counter()
+        if todo:
+            await attempts.one(*todo[0], first=True)
+            workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
+            await _drain(attempts, todo[1:], workers)
+        summary = summarise(
+            [*done_rows, *attempts.rows],
+            rung=suite.rung,
+            group=suite.group,
+            samples=config.samples,
+            baseline=suite.baseline,
+            extra={
+                "settings": {
+                    **adapter.settings(),
+                    **suite.settings(),
+                    "temperature": config.sampling.temperature,
+                    "maxTokens": config.sampling.max_tokens,
+                    "samples": config.samples,
+                },
+                "elapsedS": round(time.perf_counter() - started, 3),
+            },
+        )
+        writer.write_summary(summary)
+        return summary
+    finally:
+        writer.close()
+        await adapter.aclose()

@@ -1,0 +1,61 @@
+"""``ladderbench export standalone``: a one-file, zero-dependency copy of the static ladder.
+
+The script is assembled from the package's own sources (the extraction module and the prompt
+template are inlined verbatim), so the standalone runner and the harness cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import inspect
+import shutil
+from pathlib import Path
+
+from ladderbench.errors import UserError
+from ladderbench.grading import extract
+from ladderbench.static import standalone_main, suite
+from ladderbench.static.loader import default_data_dir, level_files, load_questions
+
+BEGIN = "# --- package imports: replaced by the inlined sources on export ---"
+END = "# --- end of package imports ---"
+FUTURE = "from __future__ import annotations\n"
+
+
+def build_script() -> str:
+    """The text of ``run_ladderbench.py``."""
+    main = inspect.getsource(standalone_main)
+    head, rest = main.split(BEGIN)
+    _, tail = rest.split(END)
+    extraction = inspect.getsource(extract).replace(FUTURE, "")
+    prompt = f"PROMPT_TEMPLATE = {suite.PROMPT_TEMPLATE!r}\n\n\n" + inspect.getsource(
+        suite.render_prompt
+    )
+    inlined = (
+        "# ---- inlined from ladderbench.grading.extract ----\n"
+        + extraction
+        + "\n# ---- inlined from ladderbench.static.suite ----\n"
+        + prompt
+    )
+    docstring_end = head.index('"""', 3) + 3
+    return (
+        head[:docstring_end]
+        + "\n\nfrom __future__ import annotations\n"
+        + head[docstring_end:]
+        + inlined
+        + tail
+    )
+
+
+def export_standalone(directory: Path, data_dir: Path | None = None) -> list[Path]:
+    """Write the script and the (validated) level files into ``directory``."""
+    source = data_dir or default_data_dir()
+    load_questions(source)  # refuse to export a broken ladder
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        script = directory / "run_ladderbench.py"
+        script.write_text(build_script(), encoding="utf-8")
+        written = [script]
+        for path in level_files(source).values():
+            written.append(Path(shutil.copy(path, directory / path.name)))
+    except OSError as exc:
+        raise UserError(f"cannot write {directory}: {exc.strerror or exc}") from None
+    return written

@@ -1,0 +1,1 @@
+"""Test doubles that ship with the package: a fault-injecting OpenAI-compatible server."""

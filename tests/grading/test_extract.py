@@ -1,0 +1,369 @@
+"""Tests for ladderbench.grading.extract: realistic replies, and properties over arbitrary text."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ladderbench.grading import extract
+from ladderbench.grading.extract import extract_answer, extract_choice, normalise_text, strip_think
+
+GEO = ["London", "Paris", "Berlin", "Rome"]  # Paris is B
+NUM = ["41", "42", "43", "44"]  # 42 is B
+
+CHOICE_CASES = [
+    # --- bare and decorated letters
+    ("B", GEO, "B"),
+    ("b", GEO, "B"),
+    ("(B)", GEO, "B"),
+    ("B.", GEO, "B"),
+    ("B)", GEO, "B"),
+    ("b)", GEO, "B"),
+    ("**B**", GEO, "B"),
+    ("*B*", GEO, "B"),
+    ("`B`", GEO, "B"),
+    ("**(D)**", GEO, "D"),
+    ("  C  \n", GEO, "C"),
+    ("- B", GEO, "B"),
+    ("> C", GEO, "C"),
+    ("Ｂ", GEO, "B"),
+    ("（Ｃ）", GEO, "C"),
+    ("Answer：Ｄ", GEO, "D"),
+    # --- answer phrases
+    ("Answer: b", GEO, "B"),
+    ("answer: (c)", GEO, "C"),
+    ("ANSWER: B", GEO, "B"),
+    ("The answer is B", GEO, "B"),
+    ("The answer is B.", GEO, "B"),
+    ("The answer is A because London is larger.", GEO, "A"),
+    ("the answer is a", GEO, "A"),
+    ("The correct answer is (D) Paris", GEO, "D"),
+    ("The correct option is **C**.", GEO, "C"),
+    ("Correct answer: **(A)**", GEO, "A"),
+    ("**Answer:** C", GEO, "C"),
+    ("**Answer: B) Paris**", GEO, "B"),
+    ("The answer is: **B) Paris**", GEO, "B"),
+    ("My final answer is (C).", GEO, "C"),
+    ("Final answer: D", GEO, "D"),
+    ("So the answer must be C", GEO, "C"),
+    ("The correct answer is:\n\nB) 42", NUM, "B"),
+    ("Option C", GEO, "C"),
+    ("I choose C.", GEO, "C"),
+    ("I'll go with D.", GEO, "D"),
+    ("Between B and C, I'd pick C.", GEO, "C"),
+    ("A good question. The answer is B", GEO, "B"),
+    ("I'm not sure, but the answer is B", GEO, "B"),
+    ("The answer is B, not A", GEO, "B"),
+    # --- LaTeX and tags
+    ("The answer is \\boxed{B}", GEO, "B"),
+    ("$\\boxed{\\text{C}}$", GEO, "C"),
+    ("\\boxed{(B)}", GEO, "B"),
+    ("\\textbf{A}", GEO, "A"),
+    ("The answer is $\\boxed{B}$.", GEO, "B"),
+    ("Final Answer: The final answer is $\\boxed{C}$. I hope it is correct.", GEO, "C"),
+    ("<answer>B</answer>", GEO, "B"),
+    ("Reasoning first. <answer> d </answer>", GEO, "D"),
+    ("<answer>Paris</answer>", GEO, "B"),
+    ("answer: D\n\n<answer>C</answer>", GEO, "C"),
+    # --- option text instead of (or after) the letter
+    ("Paris", GEO, "B"),
+    ("paris.", GEO, "B"),
+    ("**Paris**", GEO, "B"),
+    ("The answer is Paris.", GEO, "B"),
+    ("42", NUM, "B"),
+    ("The answer is 42 because 6 x 7 = 42.", NUM, "B"),
+    ("B) 42", NUM, "B"),
+    ("B. 42", NUM, "B"),
+    ("(B) 42", NUM, "B"),
+    ("B because Paris is the capital of France.", GEO, "B"),
+    ("C. The others are wrong because A) is too small.", GEO, "C"),
+    ("None of the above", ["1", "2", "3", "None of the above"], "D"),
+    # --- reasoning blocks
+    ("<think>A looks right. Answer: A</think>\nB", GEO, "B"),
+    ("<think>Maybe C? Or D?</think>The answer is **D**.", GEO, "D"),
+    ("<THINKING>B B B</THINKING>\nAnswer: A", GEO, "A"),
+    ("the user asks... probably C</think>\n\nAnswer: A", GEO, "A"),
+    # --- self-correction: the last stated answer wins
+    ("The answer is A. Wait, no - actually it's C.", GEO, "C"),
+    ("A... no, B", GEO, "B"),
+    ("Answer: A\n\nActually, B.", GEO, "B"),
+    ("I'll go with A. Hmm, on second thought, B.", GEO, "B"),
+    ("The answer is either B or C. Final answer: C", GEO, "C"),
+    ("No, B is wrong. The answer is C", GEO, "C"),
+    # --- explicit beats incidental mentions
+    ("Answer: B\n\nExplanation: A is wrong since London is in England.", GEO, "B"),
+    ("B\n\nC is incorrect because Berlin is in Germany.", GEO, "B"),
+    ("The answer is (B).\n\nA) London - wrong\nC) Berlin - wrong\nD) Rome - wrong", GEO, "B"),
+    ("Answer: C. Therefore B is false.", GEO, "C"),
+    (
+        "Let's check each option.\nA) London is in England.\nB) Paris is in France.\n"
+        "C) Berlin is in Germany.\nD) Rome is in Italy.\nTherefore, the answer is B.",
+        GEO,
+        "B",
+    ),
+    # --- hedged statements, used only when nothing is marked
+    ("I think it is B", GEO, "B"),
+    ("So, B.", GEO, "B"),
+    ("B is correct.", GEO, "B"),
+    ("(B) is the correct answer", GEO, "B"),
+    ("Hence **B**.", GEO, "B"),
+    ("The answer is C", ["yes", "no"], None),
+    # --- no answer
+    ("", GEO, None),
+    ("   \n\t ", GEO, None),
+    ("I can't help with that.", GEO, None),
+    ("I'm sorry, but I cannot help with that request.", GEO, None),
+    ("I am unable to answer this question.", GEO, None),
+    ("I don't know.", GEO, None),
+    ("None of the above", GEO, None),
+    ("I'm not sure.", GEO, None),
+    ("The answer is A. Actually, none of the above.", GEO, None),
+    ("B or C", GEO, None),
+    ("either A or D", GEO, None),
+    ("B and C", GEO, None),
+    ("A/B", GEO, None),
+    ("Answer: B or C", GEO, None),
+    ("The answer is both A and C.", GEO, None),
+    ("E", GEO, None),
+    ("The answer is E.", GEO, None),
+    ("<think>Let me think. The answer is B", GEO, None),
+    ("A) London B) Paris C) Berlin D) Rome", GEO, None),
+    ("A) London\nB) Paris\nC) Berlin\nD) Rome", GEO, None),
+    ("(A) 41\n(B) 42\n(C) 43\n(D) 44", NUM, None),
+    ("London\nParis\nBerlin\nRome", GEO, None),
+    ("This question is about geography and needs care.", GEO, None),
+    ("A good question! Let me think about it.", GEO, None),
+    ("It is a trick question.", GEO, None),
+    ("the answer is a bit tricky", GEO, None),
+    ("Options A and C seem plausible, but I need more information.", GEO, None),
+    ("London or Paris", GEO, None),
+    ("B", [], None),
+]
+
+
+@pytest.mark.parametrize(("response", "choices", "expected"), CHOICE_CASES)
+def test_extract_choice(response: str, choices: list[str], expected: str | None) -> None:
+    assert extract_choice(response, choices) == expected
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("I think the answer is J", "J"),  # "I" here is the pronoun, not option I
+        ("I", "I"),
+        ("Answer: I", "I"),
+        ("I am confident it is G.", "G"),
+        ("A good question.", None),
+    ],
+)
+def test_extract_choice_ten_options(response: str, expected: str | None) -> None:
+    assert extract_choice(response, list("0123456789"), letters="ABCDEFGHIJ") == expected
+
+
+def test_extract_choice_custom_letters() -> None:
+    assert extract_choice("Answer: 3", ["x", "y", "z"], letters="123") == "3"
+    assert extract_choice("(c)", GEO, letters="abcd") == "C"
+
+
+ANSWER_CASES = [
+    ("42", "42"),
+    ("  42.  ", "42"),
+    ("The answer is 42.", "42"),
+    ("the answer is: 7", "7"),
+    ("Answer: Paris", "Paris"),
+    ("answer: **blue**", "blue"),
+    ("**Final Answer:** 12", "12"),
+    ("Final answer: `x = 3`", "x = 3"),
+    ("Let me compute.\n6 * 7 = 42\nFinal answer: 42", "42"),
+    ("Final answer:\n\n42", "42"),
+    ("Step 1: add.\nStep 2: multiply.\n\n17", "17"),
+    ("So $x = 2$.\nThe answer is $\\frac{1}{2}$.", "\\frac{1}{2}"),
+    ("Thus \\boxed{5}.", "5"),
+    ("\\boxed{\\frac{1}{2}}", "\\frac{1}{2}"),
+    ("First \\boxed{1}, then corrected: \\boxed{2}", "2"),
+    ("$\\boxed{x^{2}+1}$", "x^{2}+1"),
+    ("The answer is \\boxed{10}. Answer: 11", "10"),
+    ("<answer>RED</answer>", "RED"),
+    ("<answer>\n  3 4 1 2\n</answer>", "3 4 1 2"),
+    ("<answer>1</answer> then <answer>2</answer>", "2"),
+    ("<solution>abc</solution>", "abc"),
+    ("<answer>\\boxed{7}</answer>", "7"),
+    ("\\boxed{3} but <answer>4</answer>", "4"),
+    ("<think>The answer is 5</think>The answer is 6", "6"),
+    ("<think>Answer: 5</think>\n\n6", "6"),
+    ("reasoning in the template</think>\n9", "9"),
+    ("<think>still thinking... the answer is 5", None),
+    ("", None),
+    ("   \n  ", None),
+    ("<answer></answer>", None),
+    ("**.**", None),
+    ("Answer: 3.14.", "3.14"),
+    ("Answer: ...", "..."),
+]
+
+
+@pytest.mark.parametrize(("response", "expected"), ANSWER_CASES)
+def test_extract_answer(response: str, expected: str | None) -> None:
+    assert extract_answer(response) == expected
+
+
+THINK_CASES = [
+    ("plain answer", "plain answer"),
+    ("<think>x</think>answer", "answer"),
+    ("<think>\nlong\nreasoning\n</think>\n\nanswer", "answer"),
+    ("<THINK>x</Think> answer", "answer"),
+    ("<thinking>x</thinking>answer", "answer"),
+    ("<reasoning>x</reasoning>answer", "answer"),
+    ("<think>a</think>mid<think>b</think>end", "midend"),
+    ("<think>x</think>", ""),
+    ("<think>truncated reasoning", None),
+    ("<think>a</think> b <think>c", None),
+    ("<think>mismatched</thinking>", None),
+    ("reasoning from a template</think>answer", "answer"),
+    ("a</think>b</think>c", "c"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), THINK_CASES)
+def test_strip_think(text: str, expected: str | None) -> None:
+    assert strip_think(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("**Paris**", "paris"),
+        ("  New   York\n", "new york"),
+        ("ＡＢＣ", "abc"),
+        ("`code`", "code"),
+        ("_italic_ snake_case", "italic snake_case"),
+        ("Straße", "strasse"),
+    ],
+)
+def test_normalise_text(raw: str, expected: str) -> None:
+    assert normalise_text(raw) == expected
+
+
+# ---------------------------------------------------------------- properties
+
+FRAGMENTS = [
+    "A",
+    "b",
+    "(C)",
+    "D)",
+    "E",
+    "I ",
+    " or ",
+    "/",
+    "Answer:",
+    "the answer is ",
+    "\\boxed{",
+    "}",
+    "{",
+    "\\text{",
+    "<think>",
+    "</think>",
+    "<answer>",
+    "</answer>",
+    "**",
+    "__",
+    "`",
+    "$",
+    "\n",
+    "no, ",
+    "actually it's ",
+    "I think ",
+    " is correct",
+    "none of the above",
+    "Ｂ",
+    "\u00df",
+    "\u2019",
+    "\ufb01",
+    "Paris",
+]
+REPLIES = st.lists(st.one_of(st.text(max_size=8), st.sampled_from(FRAGMENTS)), max_size=14).map(
+    "".join
+)
+CHOICE_LISTS = st.lists(st.one_of(st.text(max_size=6), st.sampled_from(FRAGMENTS)), max_size=12)
+LETTER_SETS = st.one_of(
+    st.sampled_from(["ABCD", "ABCDEFGHIJ", "abcd", "123", "", "AAB"]), st.text()
+)
+PROPERTY_SETTINGS = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@PROPERTY_SETTINGS
+@given(REPLIES, CHOICE_LISTS, LETTER_SETS)
+def test_extract_choice_never_raises_and_returns_a_valid_letter(
+    response: str, choices: list[str], letters: str
+) -> None:
+    result = extract_choice(response, choices, letters)
+    valid = {unicodedata.normalize("NFKC", c).upper() for c in letters[: len(choices)]}
+    assert result is None or result in valid
+
+
+@PROPERTY_SETTINGS
+@given(REPLIES, CHOICE_LISTS)
+def test_extract_choice_default_letters(response: str, choices: list[str]) -> None:
+    assert extract_choice(response, choices) in {None, *"ABCD"[: len(choices)]}
+
+
+@PROPERTY_SETTINGS
+@given(REPLIES)
+def test_extract_answer_and_strip_think_never_raise(response: str) -> None:
+    answer = extract_answer(response)
+    assert answer is None or (answer and answer == answer.strip())
+    stripped = strip_think(response)
+    assert stripped is None or "</think>" not in stripped.lower()
+    assert isinstance(normalise_text(response), str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40), st.sampled_from(["A", "B", "C", "D"]))
+def test_a_clearly_stated_answer_survives_preceding_noise(noise: str, letter: str) -> None:
+    noise = noise.replace("<", " ")  # no tag may open an unclosed reasoning block
+    assert extract_choice(f"{noise}\n\nFinal answer: {letter}", GEO) == letter
+
+
+def test_odd_arguments_do_not_raise() -> None:
+    assert extract_choice(None, GEO) is None  # type: ignore[arg-type]
+    assert extract_choice("B", None) is None  # type: ignore[arg-type]
+    assert extract_choice("B", GEO, None) is None  # type: ignore[arg-type]
+    assert extract_choice("B", [None, 3, "x", "y"]) == "B"  # type: ignore[list-item]
+    assert extract_answer(None) is None  # type: ignore[arg-type]
+    assert strip_think(None) is None  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- embeddability
+
+SOURCE = Path(extract.__file__).read_text(encoding="utf-8")
+
+
+def test_source_is_python_38_and_standard_library_only() -> None:
+    tree = ast.parse(SOURCE, feature_version=(3, 8))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            imported.add((node.module or "").split(".")[0])
+        assert not isinstance(node, ast.Match)
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+    assert "from __future__ import annotations\n" in SOURCE
+    assert "removeprefix" not in SOURCE and "removesuffix" not in SOURCE
+
+
+def test_public_api() -> None:
+    assert set(extract.__all__) == {
+        "extract_answer",
+        "extract_choice",
+        "normalise_text",
+        "strip_think",
+    }

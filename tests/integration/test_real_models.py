@@ -1,0 +1,177 @@
+"""Integration: the embedded model in-process, and a real llama.cpp server through openai:."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from cli_helpers import ladderbench, read_jsonl
+from ladderbench.models.local import default_model_path
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def llama_server(tmp_path_factory):
+    """``python -m llama_cpp.server`` on 127.0.0.1 serving SmolLM2; stopped after the module."""
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("llama") / "server.log"
+    log = open(log_path, "w")  # noqa: SIM115 (closed below; a pipe would fill up and stall it)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(default_model_path()),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/models", timeout=2) as resp:
+                    json.loads(resp.read())
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail("llama_cpp.server did not come up in 120 s")
+                time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LADDERBENCH_CACHE", str(tmp_path / "cache.sqlite"))
+
+
+def test_openai_adapter_against_real_llama_server(tmp_path, llama_server):
+    out = tmp_path / "server.jsonl"
+    proc = ladderbench(
+        "run",
+        "--model",
+        "openai:smollm2",
+        "--base-url",
+        llama_server,
+        "--levels",
+        "1,5",
+        "--limit",
+        "3",
+        "--max-tokens",
+        "48",
+        "--out",
+        str(out),
+        "--concurrency",
+        "2",
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows, summary = read_jsonl(out)
+    assert len(rows) == 6 and summary["errors"] == 0
+    for row in rows:
+        assert row["error"] is None and row["response"]  # a real model answered
+        assert row["usage"]["completion_tokens"] >= 1
+        assert row["pass"] == (row["extracted"] == row["expected"])
+    assert "per level" in proc.stdout
+
+    # Resume and cache: the same command again asks the server nothing new.
+    again = ladderbench(
+        "run",
+        "--model",
+        "openai:smollm2",
+        "--base-url",
+        llama_server,
+        "--levels",
+        "1,5",
+        "--limit",
+        "3",
+        "--max-tokens",
+        "48",
+        "--out",
+        str(tmp_path / "again.jsonl"),
+        "--json",
+    )
+    assert json.loads(again.stdout)["passed"] == summary["passed"]
+
+
+def test_embedded_model_in_process(tmp_path):
+    out = tmp_path / "local.jsonl"
+    proc = ladderbench(
+        "run",
+        "--model",
+        "local",
+        "--levels",
+        "1",
+        "--limit",
+        "2",
+        "--max-tokens",
+        "32",
+        "--out",
+        str(out),
+        "--no-cache",
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows, summary = read_jsonl(out)
+    assert len(rows) == 2 and summary["model"] == "SmolLM2-135M-Instruct"
+    assert all(r["error"] is None and r["response"] for r in rows)
+    # temperature 0 in-process is deterministic: the same prompt, the same answer
+    proc = ladderbench(
+        "run",
+        "--model",
+        "local",
+        "--levels",
+        "1",
+        "--limit",
+        "2",
+        "--max-tokens",
+        "32",
+        "--out",
+        str(tmp_path / "again.jsonl"),
+        "--no-cache",
+    )
+    again, _ = read_jsonl(tmp_path / "again.jsonl")
+    assert {r["id"]: r["response"] for r in rows} == {r["id"]: r["response"] for r in again}
+
+
+def test_not_a_gguf_file_is_one_line(tmp_path):
+    fake = tmp_path / "model.gguf"
+    fake.write_bytes(b"not a model")
+    proc = ladderbench(
+        "run",
+        "--model",
+        f"local:{fake}",
+        "--limit",
+        "1",
+        "--no-cache",
+        "--out",
+        str(tmp_path / "x.jsonl"),
+    )
+    assert proc.returncode == 2 and "not a loadable GGUF model" in proc.stderr
+    assert "Traceback" not in proc.stderr

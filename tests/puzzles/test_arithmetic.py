@@ -1,0 +1,175 @@
+"""The arithmetic family: every answer re-derived from the prompt by an independent evaluator."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.arithmetic import TIERS, ArithmeticFamily
+
+FAMILY = ArithmeticFamily()
+SEEDS = range(1, 65)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "arithmetic", tier, seed), tier)
+
+
+def expression_of(prompt: str) -> str:
+    match = re.search(r"arithmetic expression\.\n\n(.+?)\n\n", prompt)
+    assert match is not None, prompt
+    expression = match.group(1)
+    assert re.fullmatch(r"[0-9+\-*/() ]+", expression), expression
+    return expression
+
+
+def evaluate(node: ast.AST) -> Fraction:
+    """Exact evaluation of a parsed expression; every division must leave no remainder."""
+    if isinstance(node, ast.Expression):
+        return evaluate(node.body)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return Fraction(node.value)
+    if isinstance(node, ast.BinOp):
+        left, right = evaluate(node.left), evaluate(node.right)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.Div):
+            assert right != 0
+            quotient = left / right
+            assert quotient.denominator == 1, "a division leaves a remainder"
+            return quotient
+    raise AssertionError(f"unexpected syntax: {ast.dump(node)}")
+
+
+def depth(expression: str) -> int:
+    level = best = 0
+    for char in expression:
+        level += {"(": 1, ")": -1}.get(char, 0)
+        best = max(best, level)
+    return best
+
+
+def test_required_tiers() -> None:
+    assert {0, 1, 2} <= set(TIERS)
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        expression = expression_of(puzzle.prompt)
+        value = evaluate(ast.parse(expression, mode="eval"))
+        assert value.denominator == 1, (seed, expression)
+        assert puzzle.answer == str(int(value)), (tier, seed, expression)
+        assert FAMILY.check(puzzle, puzzle.answer)
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_tier_shape(tier: int) -> None:
+    for seed in SEEDS:
+        expression = expression_of(make(tier, seed).prompt)
+        n_ops = len(re.findall(r" [+\-*/] ", expression))
+        numbers = [int(n) for n in re.findall(r"\d+", expression)]
+        if tier == 0:
+            assert n_ops == 1 and max(numbers) <= 20 and "(" not in expression
+            assert int(make(tier, seed).answer) >= 0
+        elif tier == 1:
+            assert 3 <= n_ops <= 4 and "(" not in expression
+            assert re.search(r"[+-]", expression) and re.search(r"[*/]", expression)
+        else:
+            assert depth(expression) >= 2 and max(numbers) >= 10
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_deterministic(tier: int) -> None:
+    for seed in SEEDS:
+        assert make(tier, seed) == make(tier, seed)
+
+
+DIGEST_SCRIPT = """
+import hashlib
+from ladderbench.puzzles.base import instance_rng
+from ladderbench.puzzles.families.arithmetic import TIERS, ArithmeticFamily
+
+h = hashlib.sha256()
+for tier in sorted(TIERS):
+    for seed in range(1, 17):
+        p = ArithmeticFamily().generate(instance_rng("1", "arithmetic", tier, seed), tier)
+        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
+digest = h.hexdigest()
+"""
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    namespace: dict[str, object] = {}
+    exec(DIGEST_SCRIPT, namespace)
+    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == namespace["digest"]
+
+
+def test_normalise_variants() -> None:
+    puzzle = Puzzle("", "1234")
+    for variant in ["1234", " 1234 ", "1,234", "1 234", "+1234", "1234.0", "1234.", "01234"]:
+        assert FAMILY.check(puzzle, variant), variant
+    for miss in ["1235", "123", "12,34", "1234.5", "-1234", "", "one thousand"]:
+        assert not FAMILY.check(puzzle, miss), miss
+    negative = Puzzle("", "-56")
+    for variant in ["-56", "\u221256", "- 56", "-56.00"]:
+        assert FAMILY.check(negative, variant), variant
+    assert not FAMILY.check(negative, "56")
+    assert FAMILY.normalise("-0") == "0"
+    assert not FAMILY.check(puzzle, None)
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_near_miss_fails(tier: int) -> None:
+    for seed in range(1, 17):
+        puzzle = make(tier, seed)
+        last = puzzle.answer[-1]
+        wrong = puzzle.answer[:-1] + ("1" if last != "1" else "2")
+        assert not FAMILY.check(puzzle, wrong)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    result = FAMILY.normalise(text)
+    assert result is None or isinstance(result, str)
+
+
+def test_long_digit_strings_do_not_raise() -> None:
+    assert FAMILY.normalise("9" * 10_000) == "9" * 10_000
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in sorted(TIERS):
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+
+
+@pytest.mark.parametrize("tier", [-1, 7, 99])
+def test_bad_tier_raises(tier: int) -> None:
+    with pytest.raises(ValueError):
+        make(tier, 1)

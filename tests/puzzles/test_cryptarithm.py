@@ -1,0 +1,181 @@
+"""cryptarithm: every answer is re-derived from the prompt text by an independent search.
+
+The solver here works on letter weights (sum of weight * digit must be 0) and assigns
+letters in groups, one column at a time from the right, using permutations of the unused
+digits and checking the weighted sum modulo 10**k once the lowest k columns are all set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.cryptarithm import Cryptarithm
+
+FAMILY = Cryptarithm()
+TIERS = sorted(FAMILY.tiers)
+SEEDS = range(1, 65)
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "cryptarithm", tier, seed), tier)
+
+
+def parse(prompt: str) -> tuple[list[str], str]:
+    match = re.search(r"^Written on one line: ([A-Z +]+) = ([A-Z]+)$", prompt, re.MULTILINE)
+    assert match, prompt
+    addends = match.group(1).split(" + ")
+    # the column layout shows the same words
+    layout = [
+        line.strip(" +") for line in prompt.splitlines() if re.fullmatch(r"[ +]*[A-Z]+", line)
+    ]
+    assert layout == [*addends, match.group(2)]
+    return addends, match.group(2)
+
+
+def all_solutions(addends: list[str], total: str) -> list[dict[str, int]]:
+    weight: dict[str, int] = {}
+    for word, sign in [*((w, 1) for w in addends), (total, -1)]:
+        for power, letter in enumerate(reversed(word)):
+            weight[letter] = weight.get(letter, 0) + sign * 10**power
+    nonzero = {word[0] for word in [*addends, total]}
+    # group letters by the lowest column they occur in
+    groups: list[list[str]] = []
+    seen: set[str] = set()
+    for column in range(len(total)):
+        group = sorted({w[-1 - column] for w in [*addends, total] if column < len(w)} - seen)
+        seen.update(group)
+        groups.append(group)
+    solutions: list[dict[str, int]] = []
+
+    def search(level: int, partial: int, assigned: dict[str, int]) -> None:
+        if level == len(groups):
+            if partial == 0:
+                solutions.append(dict(assigned))
+            return
+        group = groups[level]
+        free = [d for d in range(10) if d not in assigned.values()]
+        modulus = 10 ** (level + 1)
+        for digits in itertools.permutations(free, len(group)):
+            if any(d == 0 and letter in nonzero for letter, d in zip(group, digits)):
+                continue
+            value = partial + sum(weight[letter] * d for letter, d in zip(group, digits))
+            if value % modulus:
+                continue
+            search(level + 1, value, {**assigned, **dict(zip(group, digits))})
+
+    search(0, 0, {})
+    return solutions
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        addends, total = parse(puzzle.prompt)
+        assert len(addends) == FAMILY.tiers[tier].addends
+        assert len(set("".join(addends) + total)) >= FAMILY.tiers[tier].min_letters
+        solutions = all_solutions(addends, total)
+        assert len(solutions) == 1, (tier, seed, solutions)
+        (solution,) = solutions
+        assert sum(int("".join(str(solution[c]) for c in w)) for w in addends) == int(
+            "".join(str(solution[c]) for c in total)
+        )
+        expected = ",".join(f"{letter}={solution[letter]}" for letter in sorted(solution))
+        assert puzzle.answer == expected, (tier, seed)
+        assert FAMILY.check(puzzle, puzzle.answer)
+
+
+def test_known_puzzle() -> None:
+    assert all_solutions(["SEND", "MORE"], "MONEY") == [
+        {"D": 7, "E": 5, "N": 6, "Y": 2, "R": 8, "S": 9, "O": 0, "M": 1}
+    ]
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_deterministic(tier: int) -> None:
+    for seed in (1, 2, 3, 64):
+        assert make(tier, seed) == make(tier, seed)
+    assert len({make(tier, seed).prompt for seed in range(1, 33)}) == 32
+
+
+def _digest() -> str:
+    h = hashlib.sha256()
+    for tier in TIERS:
+        for seed in range(1, 17):
+            puzzle = make(tier, seed)
+            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
+    return h.hexdigest()
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    code = (
+        "import hashlib\n"
+        "from ladderbench.puzzles.base import instance_rng\n"
+        "from ladderbench.puzzles.families.cryptarithm import Cryptarithm\n"
+        "f = Cryptarithm(); h = hashlib.sha256()\n"
+        f"for tier in {TIERS!r}:\n"
+        "    for seed in range(1, 17):\n"
+        "        p = f.generate(instance_rng('1', 'cryptarithm', tier, seed), tier)\n"
+        "        h.update(p.prompt.encode() + b'\\0' + p.answer.encode() + b'\\0')\n"
+        "print(h.hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest()
+
+
+def test_normalise_variants() -> None:
+    puzzle = make(4, 5)
+    pairs = [pair.split("=") for pair in puzzle.answer.split(",")]
+    variants = [
+        puzzle.answer,
+        f" {puzzle.answer.lower()} \n",
+        ", ".join(f"{a} = {d}" for a, d in pairs),
+        "\n".join(f"{a}: {d}" for a, d in reversed(pairs)),
+        "; ".join(f"{a} -> {d}" for a, d in pairs),
+        " ".join(f"{a}={d}" for a, d in pairs),
+        "{" + ", ".join(f"'{a}': {d}" for a, d in pairs) + "}",
+    ]
+    for variant in variants:
+        assert FAMILY.check(puzzle, variant), variant
+
+
+def test_normalise_near_misses() -> None:
+    puzzle = make(4, 5)
+    letter, digit = puzzle.answer.split(",")[0].split("=")
+    wrong = puzzle.answer.replace(f"{letter}={digit}", f"{letter}={(int(digit) + 1) % 10}", 1)
+    assert not FAMILY.check(puzzle, wrong)
+    assert not FAMILY.check(puzzle, puzzle.answer.rsplit(",", 1)[0])  # a letter missing
+    assert not FAMILY.check(puzzle, puzzle.answer + ",Q=5")
+    assert not FAMILY.check(puzzle, None)
+    for bad in ("", "A=1,A=2", "A=12", "A=1 B", "hello", "12345"):
+        assert FAMILY.normalise(bad) is None, bad
+
+
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    result = FAMILY.normalise(text)
+    assert result is None or isinstance(result, str)
+
+
+def test_prompt_format_and_bad_tier() -> None:
+    for tier in TIERS:
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+    for bad in (0, 3, 6, 99):
+        with pytest.raises(ValueError):
+            FAMILY.generate(instance_rng("1", "cryptarithm", bad, 1), bad)

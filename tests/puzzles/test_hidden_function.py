@@ -1,0 +1,301 @@
+"""hidden_function: every answer is re-derived from the prompt text alone.
+
+The solver below re-implements the DSL from the prompt's operation list (parameter ranges are
+parsed from it), runs every program of 1..depth operations on the examples by brute force and
+checks that all programs that fit agree on f(query), that this is puzzle.answer, and that no
+shorter program fits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ladderbench
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.hidden_function import HiddenFunction
+
+FAMILY = HiddenFunction()
+TIERS = sorted(HiddenFunction.tiers)
+SEEDS = range(1, 65)
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", FAMILY.name, tier, seed), tier)
+
+
+# --- reading the prompt ----------------------------------------------------------------------
+
+
+def parse_value(text: str) -> int | tuple[int, ...]:
+    text = text.strip()
+    if text.startswith("["):
+        inner = text[1:-1].strip()
+        return tuple(int(t) for t in inner.split(",")) if inner else ()
+    return int(text)
+
+
+def parse_range(prompt: str, pattern: str) -> list[int]:
+    """Numbers of a parameter written as "a..b" or "a or b" after ``pattern`` in the prompt."""
+    m = re.search(pattern + r"(\d+)(\.\.| or )(\d+)[);]", prompt)
+    assert m, f"no parameter range for {pattern!r}"
+    lo, sep, hi = int(m.group(1)), m.group(2), int(m.group(3))
+    return list(range(lo, hi + 1)) if sep == ".." else [lo, hi]
+
+
+def digit_sum(x: int) -> int:
+    total = 0
+    while x:
+        total, x = total + x % 10, x // 10
+    return total
+
+
+def reverse_digits(x: int) -> int:
+    out = 0
+    while x:
+        out, x = out * 10 + x % 10, x // 10
+    return out
+
+
+def int_dsl(prompt: str) -> list[Callable]:
+    prims: list[Callable] = []
+    for k in parse_range(prompt, r"- add k \(k = "):
+        prims.append(lambda x, k=k: x + k)
+    for k in parse_range(prompt, r"- multiply by k \(k = "):
+        prims.append(lambda x, k=k: x * k)
+    assert "- square (x * x)" in prompt
+    prims.append(lambda x: x * x)
+    for m in parse_range(prompt, r"- mod m \(.*?m = "):
+        prims.append(lambda x, m=m: x - (x // m) * m)
+    assert "- digit sum" in prompt and "- reverse digits" in prompt
+    prims += [digit_sum, reverse_digits]
+    for d in parse_range(prompt, r"- integer divide by d \(.*?d = "):
+        prims.append(lambda x, d=d: x // d)
+    return prims
+
+
+def _running(xs: tuple[int, ...]) -> tuple[int, ...]:
+    out, total = [], 0
+    for x in xs:
+        total += x
+        out.append(total)
+    return tuple(out)
+
+
+def _unique(xs: tuple[int, ...]) -> tuple[int, ...]:
+    out: list[int] = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return tuple(out)
+
+
+def list_dsl(prompt: str) -> list[Callable]:
+    for line in ("- sort (ascending)", "- reverse (", "- keep even", "- keep odd", "- running sum"):
+        assert line in prompt
+    assert "- drop duplicates" in prompt
+    prims: list[Callable] = [
+        lambda xs: tuple(sorted(xs)),
+        lambda xs: tuple(reversed(xs)),
+        lambda xs: tuple(x for x in xs if x % 2 == 0),
+        lambda xs: tuple(x for x in xs if x % 2),
+        _running,
+        _unique,
+    ]
+    for k in parse_range(prompt, r"- add k to each element \(k = "):
+        prims.append(lambda xs, k=k: tuple(x + k for x in xs))
+    for k in parse_range(prompt, r"- multiply each element by k \(k = "):
+        prims.append(lambda xs, k=k: tuple(x * k for x in xs))
+    for n in parse_range(prompt, r"- take first n \(.*?n = "):
+        prims.append(lambda xs, n=n: tuple(xs[i] for i in range(min(n, len(xs)))))
+    for n in parse_range(prompt, r"- drop first n \(.*?n = "):
+        prims.append(lambda xs, n=n: tuple(xs[i] for i in range(n, len(xs))))
+    return prims
+
+
+def canonical(value: int | tuple[int, ...]) -> str:
+    if isinstance(value, tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def solve(prompt: str) -> tuple[set[str], int, int]:
+    """All f(query) over programs that fit the examples, the fewest steps that fit, and depth."""
+    first_line = prompt.splitlines()[0]
+    is_list = "takes a list of integers" in first_line
+    assert is_list or "takes an integer" in first_line
+    if "exactly one operation" in first_line:
+        depth = 1
+    else:
+        m = re.search(r"a sequence of 1 to (\d+) operations", first_line)
+        assert m
+        depth = int(m.group(1))
+    examples = re.findall(r"^f\((.+)\) = (.+)$", prompt, re.M)
+    query = re.search(r"^What is f\((.+)\)\?$", prompt, re.M)
+    assert examples and query
+    xs = [parse_value(x) for x, _ in examples]
+    ys = [parse_value(y) for _, y in examples]
+    prims = list_dsl(prompt) if is_list else int_dsl(prompt)
+
+    answers: set[str] = set()
+    fewest = [depth + 1]
+
+    def search(values: list, steps: int) -> None:
+        for prim in prims:
+            new = [prim(v) for v in values]
+            if new[:-1] == ys:
+                answers.add(canonical(new[-1]))
+                fewest[0] = min(fewest[0], steps + 1)
+            if steps + 1 < depth:
+                search(new, steps + 1)
+
+    search([*xs, parse_value(query.group(1))], 0)
+    return answers, fewest[0], depth
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        answers, fewest, depth = solve(puzzle.prompt)
+        assert answers == {puzzle.answer}, f"tier {tier} seed {seed}: {answers}"
+        # The hidden function needs all of the tier's steps: nothing shorter fits.
+        assert fewest == depth == HiddenFunction.tiers[tier].depth, f"tier {tier} seed {seed}"
+
+
+def test_tiers_have_the_documented_shape() -> None:
+    assert {5, 6} <= set(TIERS)
+    for tier in TIERS:
+        lengths = set()
+        for seed in range(1, 17):
+            prompt = make(tier, seed).prompt
+            lengths.add(len(re.findall(r"^f\(.+\) = .+$", prompt, re.M)))
+        cfg = HiddenFunction.tiers[tier]
+        assert lengths <= set(range(cfg.min_examples, cfg.max_examples + 1))
+    assert HiddenFunction.tiers[5].depth == 2 and HiddenFunction.tiers[6].depth == 3
+
+
+def test_both_domains_appear() -> None:
+    answers = [make(tier, seed).answer for tier in TIERS for seed in range(1, 33)]
+    assert any(a.startswith("[") for a in answers)
+    assert any(not a.startswith("[") for a in answers)
+
+
+def test_deterministic_in_process() -> None:
+    for tier in TIERS:
+        for seed in range(1, 9):
+            assert make(tier, seed) == make(tier, seed)
+
+
+def _digest() -> str:
+    h = hashlib.sha256()
+    for tier in TIERS:
+        for seed in range(1, 17):
+            puzzle = make(tier, seed)
+            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
+    return h.hexdigest()
+
+
+DIGEST_SCRIPT = """
+import hashlib
+from ladderbench.puzzles.base import instance_rng
+from ladderbench.puzzles.families.hidden_function import HiddenFunction
+family = HiddenFunction()
+h = hashlib.sha256()
+for tier in sorted(HiddenFunction.tiers):
+    for seed in range(1, 17):
+        p = family.generate(instance_rng("1", family.name, tier, seed), tier)
+        h.update(p.prompt.encode() + b"\\0" + p.answer.encode() + b"\\0")
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    src = str(Path(ladderbench.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", DIGEST_SCRIPT], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest()
+
+
+def _variants(answer: str) -> list[str]:
+    if answer.startswith("["):
+        items = answer[1:-1].split(", ") if answer != "[]" else []
+        out = [answer, f"  {answer}\n", "[" + ",".join(items) + "]", "(" + ", ".join(items) + ")"]
+        out.append("[ " + " ".join(items) + " ]")
+        out.append(f"f(x) = {answer}")
+        if len(items) > 1:
+            out += [", ".join(items), " ".join(items), "; ".join(items)]
+        return out
+    out = [answer, f" {answer} ", f"{answer}.", f"f(7) = {answer}", f"`{answer}`", f"+{answer}"]
+    if int(answer) >= 1000:
+        out.append(f"{int(answer):,}")
+    return out
+
+
+def _near_miss(answer: str) -> str:
+    i = max(i for i, c in enumerate(answer) if c.isdigit())
+    return answer[:i] + str((int(answer[i]) + 1) % 10) + answer[i + 1 :]
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_normalise_variants_and_near_misses(tier: int) -> None:
+    for seed in range(1, 17):
+        puzzle = make(tier, seed)
+        assert FAMILY.normalise(puzzle.answer) == puzzle.answer
+        for variant in _variants(puzzle.answer):
+            assert FAMILY.check(puzzle, variant), (variant, puzzle.answer)
+        assert not FAMILY.check(puzzle, _near_miss(puzzle.answer))
+        assert not FAMILY.check(puzzle, None)
+        assert not FAMILY.check(puzzle, "")
+
+
+def test_normalise_examples() -> None:
+    n = FAMILY.normalise
+    assert n("5") == "5" and n("[5]") == "[5]" and n("[]") == "[]" and n("()") == "[]"
+    assert n("1,234") == "1234" and n("[1,234]") == "[1, 234]" and n("1, 234") == "[1, 234]"
+    assert n("-7") == "-7" and n("007") == "7"
+    for bad in ("", "abc", "[1, x]", "[[1, 2]]", "1.5", "=", "[", "1 2 three", "9" * 5000):
+        assert n(bad) is None, bad
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    result = FAMILY.normalise(text)
+    assert result is None or isinstance(result, str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789[](), ;+-=f\n", max_size=40))
+def test_normalise_never_raises_on_answer_like_text(text: str) -> None:
+    result = FAMILY.normalise(text)
+    assert result is None or FAMILY.normalise(result) == result
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in TIERS:
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+        assert prompt.rstrip().endswith("</answer>.")
+
+
+@pytest.mark.parametrize("tier", [-1, 0, 3, 7, 99])
+def test_bad_tier_raises(tier: int) -> None:
+    if tier in TIERS:
+        pytest.skip("tier exists")
+    with pytest.raises(ValueError):
+        FAMILY.generate(instance_rng("1", FAMILY.name, tier, 1), tier)

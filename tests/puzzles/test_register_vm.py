@@ -1,0 +1,162 @@
+"""Register VM: every answer is re-derived by running the listed program in a fresh interpreter."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.register_vm import TIERS, RegisterVM
+
+FAMILY = RegisterVM()
+SEEDS = range(1, 65)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "register_vm", tier, seed), tier)
+
+
+def parse(prompt: str) -> list[tuple[str, str, str]]:
+    """The numbered program lines, checked to be numbered 1, 2, 3, ..."""
+    listing = prompt.split("Program:\n", 1)[1].split("\n\n", 1)[0]
+    program = []
+    for number, line in enumerate(listing.splitlines(), start=1):
+        m = re.fullmatch(r"(\d+): (SET|ADD|SUB|MUL|JNZ) ([ABCD]) ([ABCD]|-?\d+)", line)
+        assert m and int(m.group(1)) == number, line
+        program.append((m.group(2), m.group(3), m.group(4)))
+    return program
+
+
+def execute(program: list[tuple[str, str, str]], step_limit: int = 10_000) -> tuple[dict, int]:
+    """Final registers and the number of instructions executed, as the prompt defines them."""
+    reg = {"A": 0, "B": 0, "C": 0, "D": 0}
+    line, steps = 1, 0
+    while 1 <= line <= len(program):
+        steps += 1
+        assert steps <= step_limit, "program does not stop"
+        op, x, y = program[line - 1]
+        value = reg[y] if y in reg else int(y)
+        if op == "JNZ":
+            line = value if reg[x] != 0 else line + 1
+            continue
+        if op == "SET":
+            reg[x] = value
+        elif op == "ADD":
+            reg[x] = reg[x] + value
+        elif op == "SUB":
+            reg[x] = reg[x] - value
+        elif op == "MUL":
+            reg[x] = reg[x] * value
+        line += 1
+    assert line == len(program) + 1, "jumped outside the program"
+    return reg, steps
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    cfg = TIERS[tier]
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        program = parse(puzzle.prompt)
+        reg, steps = execute(program)
+        expected = ",".join(f"{r}={reg[r]}" for r in "ABCD")
+        assert expected == puzzle.answer, f"tier {tier} seed {seed}"
+        jumps = [ins for ins in program if ins[0] == "JNZ"]
+        if cfg.loop:
+            # A real loop: at least one backward jump, and more steps than lines.
+            assert any(int(n) <= i for i, (op, _, n) in enumerate(program, 1) if op == "JNZ")
+            assert steps > len(program)
+        else:
+            assert not jumps and steps == len(program)
+            assert cfg.min_lines + 3 <= len(program) <= cfg.max_lines + 3
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_deterministic(tier: int) -> None:
+    for seed in (1, 2, 3):
+        assert make(tier, seed) == make(tier, seed)
+    assert make(tier, 1) != make(tier, 2)
+
+
+def digest() -> str:
+    h = hashlib.sha256()
+    for tier in sorted(TIERS):
+        for seed in range(1, 17):
+            p = make(tier, seed)
+            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
+    return h.hexdigest()
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    code = "import test_register_vm as t; print(t.digest())"
+    env = {**os.environ, "PYTHONHASHSEED": "31337"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == digest()
+
+
+def test_normalise_variants() -> None:
+    puzzle = make(4, 3)
+    values = dict(pair.split("=") for pair in puzzle.answer.split(","))
+    variants = [
+        puzzle.answer,
+        puzzle.answer.lower(),
+        ", ".join(f"{r} = {v}" for r, v in values.items()),
+        "\n".join(f"{r}: {v}" for r, v in values.items()),
+        ", ".join(f"{r}={values[r]}" for r in "DCBA"),
+        "{" + ", ".join(f'"{r}": {v}' for r, v in values.items()) + "}",
+        " ".join(f"{r}={v}" for r, v in values.items()).replace("-", "\u2212"),
+    ]
+    for text in variants:
+        assert FAMILY.check(puzzle, text), repr(text)
+    a = int(values["A"])
+    near_misses = [
+        puzzle.answer.replace(f"A={a}", f"A={a + 1}"),
+        ",".join(f"{r}={values[r]}" for r in "ABC"),
+        puzzle.answer + ",A=1",
+        puzzle.answer + ",E=0",
+        "registers: " + puzzle.answer,
+        "",
+        None,
+    ]
+    for text in near_misses:
+        assert not FAMILY.check(puzzle, text), repr(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    out = FAMILY.normalise(text)
+    assert out is None or isinstance(out, str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from("ABCD"), st.integers(-(10**12), 10**12), min_size=4))
+def test_normalise_round_trips(values: dict[str, int]) -> None:
+    text = " ; ".join(f"{r}:{v}" for r, v in values.items())
+    expected = ",".join(f"{r}={values[r]}" for r in "ABCD")
+    out = FAMILY.normalise(text)
+    assert out == expected or (out is None and any(abs(v) >= 10**9 for v in values.values()))
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in sorted(TIERS):
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+
+
+@pytest.mark.parametrize("tier", [-1, 0, 1, 2, 5, 6, 7])
+def test_bad_tier_raises(tier: int) -> None:
+    with pytest.raises(ValueError, match="tier"):
+        FAMILY.generate(instance_rng("1", "register_vm", tier, 1), tier)

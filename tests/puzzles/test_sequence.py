@@ -1,0 +1,206 @@
+"""The sequence family: every listed rule is fitted to the shown terms, independently of the
+generator, and all rules that reproduce the terms must agree on the next one."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.sequence import TIERS, SequenceFamily
+
+FAMILY = SequenceFamily()
+SEEDS = range(1, 65)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+# Each rule, fitted to the first terms, extends to ``n`` terms (or None when it cannot be fitted).
+Rule = Callable[[list[Fraction], int], list[Fraction] | None]
+
+
+def polynomial(degree: int) -> Rule:
+    """Newton's forward-difference form through the first degree+1 terms."""
+
+    def extend(t: list[Fraction], n: int) -> list[Fraction] | None:
+        if len(t) < degree + 1:
+            return None
+        heads, row = [], t[: degree + 1]
+        for _ in range(degree + 1):
+            heads.append(row[0])
+            row = [b - a for a, b in itertools.pairwise(row)]
+        return [sum(heads[k] * comb(i, k) for k in range(degree + 1)) for i in range(n)]
+
+    return extend
+
+
+def geometric(t: list[Fraction], n: int) -> list[Fraction] | None:
+    if t[0] == 0:
+        return None
+    ratio = t[1] / t[0]
+    return [t[0] * ratio**i for i in range(n)]
+
+
+def recurrence_sum(width: int) -> Rule:
+    def extend(t: list[Fraction], n: int) -> list[Fraction] | None:
+        out = list(t[:width])
+        while len(out) < n:
+            out.append(sum(out[-width:]))
+        return out
+
+    return extend
+
+
+def affine(t: list[Fraction], n: int) -> list[Fraction] | None:
+    if t[1] == t[0]:
+        return None
+    factor = (t[2] - t[1]) / (t[1] - t[0])
+    offset = t[1] - factor * t[0]
+    out = [t[0]]
+    while len(out) < n:
+        out.append(factor * out[-1] + offset)
+    return out
+
+
+def interleaved(t: list[Fraction], n: int) -> list[Fraction] | None:
+    step_odd, step_even = t[2] - t[0], t[3] - t[1]
+    return [t[i % 2] + (i // 2) * (step_odd if i % 2 == 0 else step_even) for i in range(n)]
+
+
+RULES: dict[str, Rule] = {
+    "constant difference": polynomial(1),
+    "constant ratio": geometric,
+    "constant second differences": polynomial(2),
+    "constant third differences": polynomial(3),
+    "sum of two before": recurrence_sum(2),
+    "sum of three before": recurrence_sum(3),
+    "times k plus c": affine,
+    "interleaved arithmetic": interleaved,
+}
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "sequence", tier, seed), tier)
+
+
+def parse(prompt: str) -> tuple[list[int], int]:
+    terms = re.search(r"sequence\.\n\n(-?\d+(?:, -?\d+)*), \.\.\.\n", prompt)
+    position = re.search(r"What is term number (\d+)\?", prompt)
+    assert terms is not None and position is not None
+    return [int(x) for x in terms.group(1).split(", ")], int(position.group(1))
+
+
+def candidates(terms: list[int]) -> dict[str, Fraction]:
+    """Next term predicted by every rule that reproduces all the shown terms."""
+    shown = [Fraction(x) for x in terms]
+    found = {}
+    for name, rule in RULES.items():
+        extended = rule(shown, len(shown) + 1)
+        if extended is not None and extended[: len(shown)] == shown:
+            found[name] = extended[-1]
+    return found
+
+
+def test_required_tiers() -> None:
+    assert 2 in TIERS
+
+
+def test_prompt_lists_every_rule_the_solver_tries() -> None:
+    prompt = make(2, 1).prompt
+    assert prompt.count("\n- ") == len(RULES)
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    used_rules: set[str] = set()
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        terms, position = parse(puzzle.prompt)
+        assert position == len(terms) + 1
+        assert 5 <= len(terms) <= 7
+        found = candidates(terms)
+        assert found, (seed, terms)
+        assert set(found.values()) == {Fraction(int(puzzle.answer))}, (seed, terms, found)
+        assert FAMILY.check(puzzle, puzzle.answer)
+        used_rules |= set(found)
+    # the tier exercises several rule kinds, not one
+    assert len(used_rules) >= 3
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_deterministic(tier: int) -> None:
+    for seed in SEEDS:
+        assert make(tier, seed) == make(tier, seed)
+
+
+DIGEST_SCRIPT = """
+import hashlib
+from ladderbench.puzzles.base import instance_rng
+from ladderbench.puzzles.families.sequence import TIERS, SequenceFamily
+
+h = hashlib.sha256()
+for tier in sorted(TIERS):
+    for seed in range(1, 17):
+        p = SequenceFamily().generate(instance_rng("1", "sequence", tier, seed), tier)
+        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
+digest = h.hexdigest()
+"""
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    namespace: dict[str, object] = {}
+    exec(DIGEST_SCRIPT, namespace)
+    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
+    out = subprocess.run(
+        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == namespace["digest"]
+
+
+def test_normalise_variants() -> None:
+    puzzle = Puzzle("", "-2431")
+    for variant in ["-2431", " -2431 ", "-2,431", "-2 431", "\u22122431", "-2431.0"]:
+        assert FAMILY.check(puzzle, variant), variant
+    for miss in ["2431", "-2432", "-243", "-2431.5", "", "minus 2431"]:
+        assert not FAMILY.check(puzzle, miss), miss
+    assert FAMILY.check(Puzzle("", "105"), "+105")
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_near_miss_fails(tier: int) -> None:
+    for seed in range(1, 17):
+        puzzle = make(tier, seed)
+        last = puzzle.answer[-1]
+        assert not FAMILY.check(puzzle, puzzle.answer[:-1] + ("7" if last != "7" else "8"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    result = FAMILY.normalise(text)
+    assert result is None or isinstance(result, str)
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in sorted(TIERS):
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+
+
+@pytest.mark.parametrize("tier", [0, 1, 7, -1])
+def test_bad_tier_raises(tier: int) -> None:
+    with pytest.raises(ValueError):
+        make(tier, 1)

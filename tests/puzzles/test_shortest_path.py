@@ -1,0 +1,175 @@
+"""Shortest path: every answer is re-derived from the prompt alone with Floyd-Warshall."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.shortest_path import TIERS, ShortestPath
+
+FAMILY = ShortestPath()
+SEEDS = range(1, 65)
+SRC = Path(__file__).resolve().parents[2] / "src"
+INF = float("inf")
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "shortest_path", tier, seed), tier)
+
+
+def parse(prompt: str) -> tuple[int, list[tuple[str, str, int]], str, str]:
+    """(declared town count, roads, start, goal) read from the prompt text."""
+    count = int(re.search(r"shows (\d+) towns", prompt).group(1))
+    roads = [(a, b, int(w)) for a, b, w in re.findall(r"^(\w+) - (\w+): (\d+) km$", prompt, re.M)]
+    start, goal = re.search(r"shortest route from (\w+) to (\w+)\?", prompt).groups()
+    return count, roads, start, goal
+
+
+def floyd_warshall(
+    towns: list[str], roads: list[tuple[str, str, int]]
+) -> dict[tuple[str, str], float]:
+    dist = {(a, b): (0 if a == b else INF) for a in towns for b in towns}
+    for a, b, w in roads:
+        dist[a, b] = min(dist[a, b], w)
+        dist[b, a] = min(dist[b, a], w)
+    for k, i, j in itertools.product(towns, towns, towns):
+        if dist[i, k] + dist[k, j] < dist[i, j]:
+            dist[i, j] = dist[i, k] + dist[k, j]
+    return dist
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    cfg = TIERS[tier]
+    direct_answers = 0
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        count, roads, start, goal = parse(puzzle.prompt)
+        towns = sorted({a for a, _, _ in roads} | {b for _, b, _ in roads})
+        assert len(towns) == count and cfg.min_nodes <= count <= cfg.max_nodes
+        assert start in towns and goal in towns and start != goal
+        pairs = [frozenset((a, b)) for a, b, _ in roads]
+        assert len(pairs) == len(set(pairs)), "each road is listed once"
+        dist = floyd_warshall(towns, roads)
+        assert all(dist[a, b] < INF for a in towns for b in towns), "the map is connected"
+        assert str(dist[start, goal]) == puzzle.answer, f"tier {tier} seed {seed}"
+        # Not a trivial instance: no single road is a shortest route.
+        direct = [w for a, b, w in roads if {a, b} == {start, goal}]
+        direct_answers += bool(direct) and min(direct) == dist[start, goal]
+    assert direct_answers == 0
+
+
+def shortest_route_hops(
+    towns: list[str], roads: list[tuple[str, str, int]], start: str, goal: str
+) -> int:
+    """Fewest roads on any shortest route, by a search over (town, roads used) states."""
+    dist = floyd_warshall(towns, roads)
+    target = dist[start, goal]
+    # Dynamic programme: best[k][t] = shortest length from start to t using exactly k roads.
+    best = {start: 0}
+    for k in range(1, len(towns)):
+        nxt: dict[str, int] = {}
+        for a, b, w in roads:
+            for u, v in ((a, b), (b, a)):
+                if u in best and best[u] + w < nxt.get(v, INF):
+                    nxt[v] = best[u] + w
+        best = nxt
+        if best.get(goal) == target:
+            return k
+    raise AssertionError("no route found")
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_the_route_is_not_the_most_direct_one(tier: int) -> None:
+    """The shortest route needs min_hops roads, and a route with fewer roads exists (a trap)."""
+    for seed in SEEDS:
+        _, roads, start, goal = parse(make(tier, seed).prompt)
+        towns = sorted({a for a, _, _ in roads} | {b for _, b, _ in roads})
+        hops = shortest_route_hops(towns, roads, start, goal)
+        assert hops >= TIERS[tier].min_hops
+        assert bfs(towns, roads, start)[goal] < hops
+
+
+def bfs(towns: list[str], roads: list[tuple[str, str, int]], start: str) -> dict[str, int]:
+    """Fewest roads from ``start`` to each town, ignoring lengths."""
+    nbrs: dict[str, list[str]] = {t: [] for t in towns}
+    for a, b, _ in roads:
+        nbrs[a].append(b)
+        nbrs[b].append(a)
+    seen = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for u in frontier:
+            for v in nbrs[u]:
+                if v not in seen:
+                    seen[v] = seen[u] + 1
+                    nxt.append(v)
+        frontier = nxt
+    return seen
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_deterministic(tier: int) -> None:
+    for seed in (1, 2, 3):
+        assert make(tier, seed) == make(tier, seed)
+    assert make(tier, 1) != make(tier, 2)
+
+
+def digest() -> str:
+    h = hashlib.sha256()
+    for tier in sorted(TIERS):
+        for seed in range(1, 17):
+            p = make(tier, seed)
+            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
+    return h.hexdigest()
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    code = "import test_shortest_path as t; print(t.digest())"
+    env = {**os.environ, "PYTHONHASHSEED": "4242"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == digest()
+
+
+def test_normalise_variants() -> None:
+    puzzle = make(3, 5)
+    n = int(puzzle.answer)
+    for text in (f"{n}", f" {n} ", f"{n} km", f"{n}km", f"{n} KM.", f"{n}.0", f"+{n}", f"\n{n}\n"):
+        assert FAMILY.check(puzzle, text), repr(text)
+    for text in (f"{n + 1}", f"{n - 1}", f"{n}.5", f"{n} miles or so", "", "abc", None):
+        assert not FAMILY.check(puzzle, text), repr(text)
+    assert FAMILY.normalise("about 12") is None
+    assert FAMILY.normalise("9" * 5000) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    out = FAMILY.normalise(text)
+    assert out is None or re.fullmatch(r"-?[0-9]+", out)
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in sorted(TIERS):
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+
+
+@pytest.mark.parametrize("tier", [-1, 0, 1, 2, 5, 6, 7])
+def test_bad_tier_raises(tier: int) -> None:
+    with pytest.raises(ValueError, match="tier"):
+        FAMILY.generate(instance_rng("1", "shortest_path", tier, 1), tier)

@@ -1,0 +1,185 @@
+"""Sudoku: every answer is re-derived from the prompt alone by an independent solver."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.families.sudoku import TIERS, Sudoku
+
+FAMILY = Sudoku()
+SEEDS = range(1, 65)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(tier: int, seed: int) -> Puzzle:
+    return FAMILY.generate(instance_rng("1", "sudoku", tier, seed), tier)
+
+
+def parse(prompt: str) -> tuple[int, int, int, list[list[int]]]:
+    """(size, box rows, box cols, grid with 0 for empty) read from the prompt text."""
+    size = int(re.search(r"Solve this (\d+)x\1 Sudoku", prompt).group(1))
+    m = re.search(r"boxes of (\d+) rows by (\d+) columns", prompt)
+    box_rows, box_cols = int(m.group(1)), int(m.group(2))
+    grid = []
+    for line in prompt.splitlines():
+        if re.fullmatch(r"[0-9.]( (\| )?[0-9.])*", line):
+            grid.append([0 if ch == "." else int(ch) for ch in re.findall(r"[0-9.]", line)])
+    return size, box_rows, box_cols, grid
+
+
+def solutions(grid: list[list[int]], br: int, bc: int, limit: int) -> list[list[list[int]]]:
+    """All completions of ``grid`` (up to ``limit``), by set-based backtracking."""
+    n = len(grid)
+    grid = [row[:] for row in grid]
+    found: list[list[list[int]]] = []
+
+    def options(r: int, c: int) -> set[int]:
+        used = set(grid[r]) | {grid[i][c] for i in range(n)}
+        r0, c0 = r - r % br, c - c % bc
+        used |= {grid[i][j] for i in range(r0, r0 + br) for j in range(c0, c0 + bc)}
+        return set(range(1, n + 1)) - used
+
+    def walk() -> None:
+        if len(found) >= limit:
+            return
+        empty = [(r, c) for r in range(n) for c in range(n) if grid[r][c] == 0]
+        if not empty:
+            found.append([row[:] for row in grid])
+            return
+        r, c = min(empty, key=lambda rc: len(options(*rc)))
+        for v in sorted(options(r, c)):
+            grid[r][c] = v
+            walk()
+            grid[r][c] = 0
+
+    walk()
+    return found
+
+
+def is_valid_solution(grid: list[list[int]], br: int, bc: int) -> bool:
+    n = len(grid)
+    want = set(range(1, n + 1))
+    rows_ok = all(set(row) == want for row in grid)
+    cols_ok = all({grid[r][c] for r in range(n)} == want for c in range(n))
+    boxes_ok = all(
+        {grid[r0 + i][c0 + j] for i in range(br) for j in range(bc)} == want
+        for r0 in range(0, n, br)
+        for c0 in range(0, n, bc)
+    )
+    return rows_ok and cols_ok and boxes_ok
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_answer_rederived_from_prompt(tier: int) -> None:
+    cfg = TIERS[tier]
+    for seed in SEEDS:
+        puzzle = make(tier, seed)
+        size, br, bc, grid = parse(puzzle.prompt)
+        assert (size, br, bc) == (cfg.box_rows * cfg.box_cols, cfg.box_rows, cfg.box_cols)
+        assert len(grid) == size and all(len(row) == size for row in grid)
+        empty = sum(v == 0 for row in grid for v in row)
+        assert cfg.min_empty <= empty <= cfg.max_empty, (seed, empty)
+        found = solutions(grid, br, bc, limit=2)
+        assert len(found) == 1, f"tier {tier} seed {seed}: {len(found)} solutions"
+        assert is_valid_solution(found[0], br, bc)
+        assert "/".join("".join(map(str, row)) for row in found[0]) == puzzle.answer
+
+
+def test_tier5_is_a_real_9x9() -> None:
+    empties = [sum(v == 0 for row in parse(make(5, s).prompt)[3] for v in row) for s in SEEDS]
+    assert min(empties) >= 45 and max(empties) <= 52
+    assert len(set(empties)) > 1  # the target varies across seeds
+
+
+@pytest.mark.parametrize("tier", sorted(TIERS))
+def test_deterministic(tier: int) -> None:
+    for seed in (1, 2, 3):
+        assert make(tier, seed) == make(tier, seed)
+    assert make(tier, 1) != make(tier, 2)
+
+
+def digest() -> str:
+    h = hashlib.sha256()
+    for tier in sorted(TIERS):
+        for seed in range(1, 17):
+            p = make(tier, seed)
+            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
+    return h.hexdigest()
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    code = "import test_sudoku as t; print(t.digest())"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == digest()
+
+
+def test_normalise_variants() -> None:
+    for tier in sorted(TIERS):
+        puzzle = make(tier, 7)
+        rows = puzzle.answer.split("/")
+        variants = [
+            puzzle.answer,
+            f"  {puzzle.answer}\n",
+            "\n".join(rows),
+            "\n".join(" ".join(row) for row in rows),
+            ", ".join(rows),
+            "".join(rows),
+            "[" + "], [".join(",".join(row) for row in rows) + "]",
+            " | ".join(rows) + ".",
+        ]
+        for text in variants:
+            assert FAMILY.check(puzzle, text), repr(text)
+        # One wrong digit fails, so does a missing or an extra digit.
+        first = puzzle.answer[0]
+        wrong = ("2" if first == "1" else "1") + puzzle.answer[1:]
+        assert not FAMILY.check(puzzle, wrong)
+        assert not FAMILY.check(puzzle, puzzle.answer[:-1])
+        assert not FAMILY.check(puzzle, puzzle.answer + "1")
+        assert not FAMILY.check(puzzle, None)
+        assert FAMILY.normalise("Row 1: " + puzzle.answer) is None
+
+
+def test_normalise_rejects_non_grids() -> None:
+    for text in ("", "no idea", "1234/3412/2143/432", "12345", "1.34/3412/2143/4321", "x" * 81):
+        assert FAMILY.normalise(text) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_normalise_never_raises(text: str) -> None:
+    out = FAMILY.normalise(text)
+    assert out is None or isinstance(out, str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="0123456789 /,\n|.-", max_size=120))
+def test_normalise_never_raises_on_digit_soup(text: str) -> None:
+    out = FAMILY.normalise(text)
+    assert out is None or re.fullmatch(r"[0-9]+(/[0-9]+)*", out)
+
+
+def test_prompt_asks_for_answer_tags() -> None:
+    for tier in sorted(TIERS):
+        prompt = make(tier, 1).prompt
+        assert "<answer>" in prompt and "</answer>" in prompt
+        assert prompt.rstrip().endswith("</answer>")
+
+
+@pytest.mark.parametrize("tier", [-1, 0, 1, 2, 6, 7, 99])
+def test_bad_tier_raises(tier: int) -> None:
+    with pytest.raises(ValueError, match="tier"):
+        FAMILY.generate(instance_rng("1", "sudoku", tier, 1), tier)

@@ -1,0 +1,129 @@
+"""The command line end to end: the baselines bound the ladder, bad input is one line and exit 2."""
+
+import json
+
+import pytest
+
+from cli_helpers import ladderbench, read_jsonl
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LADDERBENCH_CACHE", str(tmp_path / "cache.sqlite"))
+
+
+def test_oracle_scores_every_question(tmp_path):
+    out = tmp_path / "oracle.jsonl"
+    proc = ladderbench("run", "--model", "oracle", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows, summary = read_jsonl(out)
+    assert len(rows) == 150 and summary["passed"] == 150 and summary["rate"] == 1.0
+    assert {k: v["n"] for k, v in summary["byLevel"].items()} == {str(i): 30 for i in range(1, 6)}
+    assert "per level" in proc.stdout and "guessing baseline: 25.0%" in proc.stdout
+    assert set(rows[0]) >= {
+        "run",
+        "adapter",
+        "model",
+        "suite",
+        "id",
+        "category",
+        "level",
+        "seed",
+        "sample",
+        "prompt",
+        "expected",
+        "response",
+        "extracted",
+        "score",
+        "pass",
+        "latencyMs",
+        "usage",
+        "error",
+    }
+
+
+def test_echo_and_random_sit_near_the_floor(tmp_path):
+    for model in ("echo", "random"):
+        out = tmp_path / f"{model}.jsonl"
+        proc = ladderbench("run", "--model", model, "--out", str(out), "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        _, summary = read_jsonl(out)
+        assert summary["rate"] <= 0.4, (model, summary["rate"])
+    _, echo = read_jsonl(tmp_path / "echo.jsonl")
+    assert echo["unparsed"] == 150  # a reply listing every option is no answer
+
+
+def test_quick_pass_selection_and_json(tmp_path):
+    out = tmp_path / "q.jsonl"
+    proc = ladderbench(
+        "run", "--model", "oracle", "--levels", "4,5", "--limit", "5", "--out", str(out), "--json"
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["total"] == 10 and sorted(summary["byLevel"]) == ["4", "5"]
+
+
+def test_report_prints_the_table_again(tmp_path):
+    out = tmp_path / "o.jsonl"
+    ladderbench("run", "--model", "oracle", "--limit", "2", "--out", str(out), "--quiet")
+    proc = ladderbench("report", str(out))
+    assert proc.returncode == 0 and "per level" in proc.stdout and "100.0%" in proc.stdout
+
+
+def test_samples_report_pass_at_k(tmp_path):
+    out = tmp_path / "s.jsonl"
+    proc = ladderbench(
+        "run", "--model", "random", "--samples", "3", "--limit", "4", "--out", str(out), "--json"
+    )
+    summary = json.loads(proc.stdout)
+    assert summary["total"] == 60 and "pass@3" in summary and summary["samples"] == 3
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--model", "gpt4"], "unknown model spec 'gpt4'"),
+        (["run", "--model", "oracle", "--suite", "nope"], "unknown suite 'nope'"),
+        (["run", "--model", "oracle", "--levels", "x"], "--levels 'x': expected numbers"),
+        (["run", "--model", "oracle", "--levels", "7"], "--levels: no level 7"),
+        (["run", "--model", "openai:m"], "no endpoint; pass --base-url"),
+        (["run", "--model", "openai:m", "--base-url", "ftp://x"], "not an http"),
+        (["run", "--model", "local:/nonexistent/model.gguf"], "no such GGUF file"),
+        (
+            ["run", "--model", "oracle", "--data", "/nonexistent"],
+            "--data /nonexistent: no such folder",
+        ),
+        (["report", "/nonexistent.jsonl"], "cannot read results file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    proc = ladderbench(*args, env={"OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""})
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_unwritable_out(tmp_path):
+    (tmp_path / "f").write_text("")
+    proc = ladderbench("run", "--model", "oracle", "--out", str(tmp_path / "f" / "r.jsonl"))
+    assert proc.returncode == 2 and "cannot write --out" in proc.stderr
+
+
+def test_resume_refuses_results_of_another_run(tmp_path):
+    out = tmp_path / "r.jsonl"
+    ladderbench("run", "--model", "oracle", "--limit", "1", "--out", str(out), "--quiet")
+    proc = ladderbench("run", "--model", "echo", "--limit", "1", "--out", str(out))
+    assert proc.returncode == 2 and "choose another --out" in proc.stderr
+    proc = ladderbench("run", "--model", "oracle", "--limit", "2", "--out", str(out))
+    assert proc.returncode == 0  # a wider selection extends the same job
+    proc = ladderbench("run", "--model", "oracle", "--limit", "1", "--out", str(out))
+    assert proc.returncode == 2 and "outside this selection" in proc.stderr
+
+
+def test_bad_user_data_file_names_file_and_line(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "level1_mine.jsonl").write_text('{"id": "a", "level": 1}\n')
+    proc = ladderbench("run", "--model", "oracle", "--data", str(data))
+    assert proc.returncode == 2
+    assert "level1_mine.jsonl:1: field 'category': Field required" in proc.stderr
