@@ -15,7 +15,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: setup
-	$(BIN)/ladderbench run --model local --out results/demo-smollm2.jsonl
+	$(BIN)/ladderbench run --model local --out results/demo-static.jsonl
+	$(BIN)/ladderbench run --model local --suite puzzles --seeds 1-2 --max-tokens 256 \
+		--out results/demo-puzzles.jsonl
 
 test: setup lint
 	$(BIN)/python -m pytest

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from ladderbench.errors import UserError
+from ladderbench.ranges import parse_ranges
 
 app = typer.Typer(
     add_completion=False,
@@ -26,23 +27,16 @@ app = typer.Typer(
 )
 export_app = typer.Typer(help="Write suites and runners out for use elsewhere.")
 app.add_typer(export_app, name="export")
+suite_app = typer.Typer(help="Publish generated suites and verify published copies.")
+app.add_typer(suite_app, name="suite")
 
 
 def parse_int_list(text: str | None, flag: str) -> list[int] | None:
-    """``"4,5"`` or ``"0-3"`` or ``"1-3,7"`` -> sorted unique ints; a bad spec is a UserError."""
-    if text is None:
-        return None
-    values: set[int] = set()
-    for part in text.split(","):
-        match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
-        if not match:
-            raise UserError(f"{flag} {text!r}: expected numbers and ranges like 1,3 or 0-3")
-        lo = int(match.group(1))
-        hi = int(match.group(2) or lo)
-        if hi < lo:
-            raise UserError(f"{flag} {text!r}: range {lo}-{hi} runs backwards")
-        values.update(range(lo, hi + 1))
-    return sorted(values)
+    return None if text is None else parse_ranges(text, flag)
+
+
+def _names(text: str | None) -> list[str] | None:
+    return None if text is None else [n.strip() for n in text.split(",") if n.strip()]
 
 
 def default_out(model: str) -> Path:
@@ -83,6 +77,17 @@ def run(
     limit: Annotated[
         int | None, typer.Option(min=1, help="At most this many items per level.")
     ] = None,
+    tiers: Annotated[str | None, typer.Option(help="Puzzle tiers, e.g. 0-3.")] = None,
+    seeds: Annotated[
+        str | None, typer.Option(help="Puzzle seeds, e.g. 1-32 (default 1-16).")
+    ] = None,
+    families: Annotated[
+        str | None, typer.Option(help="Puzzle families, e.g. sudoku,caesar.")
+    ] = None,
+    secret_key: Annotated[
+        str | None,
+        typer.Option(help="Admission seeds from this key (or LADDERBENCH_SECRET); never written."),
+    ] = None,
     data: Annotated[
         Path | None, typer.Option(help="Folder of your own levelN_NAME.jsonl files.")
     ] = None,
@@ -99,7 +104,14 @@ def run(
     from ladderbench.suites import make_suite
 
     target = make_suite(
-        suite, data_dir=data, levels=parse_int_list(levels, "--levels"), limit=limit
+        suite,
+        data_dir=data,
+        levels=parse_int_list(levels, "--levels"),
+        limit=limit,
+        tiers=parse_int_list(tiers, "--tiers"),
+        seeds=parse_int_list(seeds, "--seeds"),
+        families=_names(families),
+        secret_key=secret_key,
     )
     adapter = make_adapter(
         model,
@@ -245,6 +257,52 @@ def export_standalone(
     written = write(directory, data)
     for path in written:
         typer.echo(str(path))
+
+
+@suite_app.command("export")
+def suite_export(
+    directory: Annotated[
+        Path, typer.Argument(help="Folder for the JSONL files and manifest.json.")
+    ],
+    suite: Annotated[str, typer.Option(help="Only 'puzzles' is generated from seeds.")] = "puzzles",
+    seeds: Annotated[str, typer.Option(help="Public seeds, e.g. 1-64.")] = "1-64",
+    tiers: Annotated[str | None, typer.Option(help="Tiers, e.g. 0-3.")] = None,
+    families: Annotated[str | None, typer.Option(help="Families, e.g. sudoku,caesar.")] = None,
+) -> None:
+    """Write a reproducible suite: instances as JSONL and a sha256 manifest."""
+    from ladderbench.puzzles.export import export_suite
+    from ladderbench.puzzles.suite import PuzzleSuite
+
+    if suite != "puzzles":
+        raise UserError(f"--suite {suite}: only the puzzles suite is exported from seeds")
+    target = PuzzleSuite(
+        tiers=parse_int_list(tiers, "--tiers"),
+        seeds=parse_ranges(seeds, "--seeds"),
+        names=_names(families),
+    )
+    manifest = export_suite(target, directory)
+    typer.echo(
+        f"wrote {manifest['total']} instances in {len(manifest['sha256'])} files "
+        f"(suite v{manifest['version']}, seeds {manifest['seeds']}) to {directory}"
+    )
+
+
+@suite_app.command("verify")
+def suite_verify(
+    directory: Annotated[Path, typer.Argument(help="A folder written by 'suite export'.")],
+) -> None:
+    """Regenerate a published suite from its manifest and compare byte for byte (exit 1 if not)."""
+    from ladderbench.puzzles.export import verify_suite
+
+    result = verify_suite(directory)
+    for problem in result.problems:
+        typer.echo(f"mismatch: {problem}", err=True)
+    if not result.ok:
+        raise typer.Exit(1)
+    typer.echo(
+        f"verified: {result.manifest['total']} instances regenerate byte for byte "
+        f"(suite v{result.manifest['version']}, seeds {result.manifest['seeds']})"
+    )
 
 
 def main() -> None:

@@ -41,6 +41,7 @@ def register_suite(name: str) -> Callable[[SuiteFactory], SuiteFactory]:
 
 
 def _load_builtins() -> None:
+    import ladderbench.puzzles.suite
     import ladderbench.static.suite  # noqa: F401  (registers "static")
 
 
