@@ -13,6 +13,7 @@ def ladderbench(
     *args: str, env: dict[str, str] | None = None, cwd: Path | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     full_env = {
+        "COLUMNS": "200",
         **os.environ,
         "LADDERBENCH_CACHE": os.environ.get("LADDERBENCH_CACHE", ""),
         **(env or {}),

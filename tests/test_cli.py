@@ -93,7 +93,7 @@ def test_samples_report_pass_at_k(tmp_path):
             ["run", "--model", "oracle", "--data", "/nonexistent"],
             "--data /nonexistent: no such folder",
         ),
-        (["report", "/nonexistent.jsonl"], "cannot read results file"),
+        (["report", "/nonexistent.jsonl"], "nonexistent.jsonl: cannot read"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, message):
@@ -127,3 +127,49 @@ def test_bad_user_data_file_names_file_and_line(tmp_path):
     proc = ladderbench("run", "--model", "oracle", "--data", str(data))
     assert proc.returncode == 2
     assert "level1_mine.jsonl:1: field 'category': Field required" in proc.stderr
+
+
+def test_compare_and_calibrate_commands(tmp_path):
+    paths = {}
+    for model in ("oracle", "random", "echo"):
+        paths[model] = tmp_path / f"{model}.jsonl"
+        ladderbench("run", "--model", model, "--out", str(paths[model]), "--quiet")
+    proc = ladderbench("compare", str(paths["oracle"]), str(paths["random"]), "--json")
+    assert proc.returncode == 0, proc.stderr
+    (test,) = json.loads(proc.stdout)
+    assert test["method"] == "McNemar exact" and test["differ"] and test["shared"] == 150
+    proc = ladderbench("compare", str(paths["oracle"]))
+    assert proc.returncode == 2 and "two or more" in proc.stderr
+
+    puzzles = tmp_path / "pz.jsonl"
+    ladderbench(
+        "run",
+        "--suite",
+        "puzzles",
+        "--model",
+        "random",
+        "--seeds",
+        "1-2",
+        "--out",
+        str(puzzles),
+        "--quiet",
+    )
+    classes = tmp_path / "classes.toml"
+    classes.write_text('[models]\nrandom = "baseline"\n')
+    out = tmp_path / "calibration.json"
+    proc = ladderbench(
+        "calibrate",
+        str(puzzles),
+        str(paths["random"]),
+        "--classes",
+        str(classes),
+        "--out",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    verdicts = json.loads(out.read_text())["tiers"]
+    assert [v["verdict"] for v in verdicts] == ["unverified"] * 7  # no tiny model run yet
+    assert "tier calibration" in proc.stdout
+    classes.write_text('[models]\nrandom = "huge"\n')
+    proc = ladderbench("calibrate", str(puzzles), "--classes", str(classes))
+    assert proc.returncode == 2 and "classes are baseline" in proc.stderr

@@ -29,6 +29,8 @@ export_app = typer.Typer(help="Write suites and runners out for use elsewhere.")
 app.add_typer(export_app, name="export")
 suite_app = typer.Typer(help="Publish generated suites and verify published copies.")
 app.add_typer(suite_app, name="suite")
+live_app = typer.Typer(help="Build and refresh dated releases of the live suite.")
+app.add_typer(live_app, name="live")
 
 
 def parse_int_list(text: str | None, flag: str) -> list[int] | None:
@@ -88,6 +90,14 @@ def run(
         str | None,
         typer.Option(help="Admission seeds from this key (or LADDERBENCH_SECRET); never written."),
     ] = None,
+    live_dir: Annotated[
+        Path | None, typer.Option(help="Live store made by 'ladderbench live build'.")
+    ] = None,
+    release: Annotated[
+        str | None, typer.Option(help="Live questions active at this release (default latest).")
+    ] = None,
+    tasks: Annotated[str | None, typer.Option(help="Live tasks, e.g. zebra,amps_hard.")] = None,
+    categories: Annotated[str | None, typer.Option(help="Live categories, e.g. math.")] = None,
     data: Annotated[
         Path | None, typer.Option(help="Folder of your own levelN_NAME.jsonl files.")
     ] = None,
@@ -112,6 +122,10 @@ def run(
         seeds=parse_int_list(seeds, "--seeds"),
         families=_names(families),
         secret_key=secret_key,
+        live_dir=live_dir,
+        release=release,
+        tasks=_names(tasks),
+        categories=_names(categories),
     )
     adapter = make_adapter(
         model,
@@ -130,15 +144,19 @@ def run(
         concurrency=concurrency,
         sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
     )
-    cache = None
-    if not no_cache and adapter.cacheable:
-        from ladderbench.runner.cache import ResponseCache, default_cache_path
-
-        cache = ResponseCache(default_cache_path())
+    cache = None if no_cache else _open_cache(adapter)
     summary = _run_with_progress(run_suite, target, adapter, config, cache, quiet or json_out)
     _show(summary, json_out)
     if not json_out:
         typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
+
+
+def _open_cache(adapter: Any) -> Any:
+    if not adapter.cacheable:
+        return None
+    from ladderbench.runner.cache import ResponseCache, default_cache_path
+
+    return ResponseCache(default_cache_path())
 
 
 def _run_with_progress(
@@ -208,29 +226,269 @@ def _show(summary: dict[str, Any], as_json: bool) -> None:
 def report(
     results: Annotated[list[Path], typer.Argument(help="Results JSONL file(s).")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    html: Annotated[
+        Path | None, typer.Option(help="Also write a self-contained HTML report here.")
+    ] = None,
 ) -> None:
     """Print the tables again from results files (a run cut short is summarised from its rows)."""
-    from ladderbench.analysis.summary import summarise
-    from ladderbench.runner.results import read_results
+    from ladderbench.analysis.digest import final_summary
+    from ladderbench.runner.results import iter_results
+    from ladderbench.suites import summarise_rows
 
     for path in results:
-        data = read_results(path)
-        summary = data.summary
+        summary = final_summary(path)
         if summary is None:
-            if not data.rows:
+            first = next(iter_results(path), None)
+            if first is None:
                 raise UserError(f"{path}: no result rows")
-            tiers = any(r.tier is not None for r in data.rows)
-            summary = summarise(
-                data.rows,
-                rung="tier" if tiers else "level",
-                group="family" if tiers else "category",
-                samples=max(r.sample for r in data.rows) + 1,
-            )
+            samples = 1 + max(row.sample for row in iter_results(path))
+            summary = summarise_rows(iter_results(path), first.suite, samples)
             typer.echo(
-                f"{path}: the run did not finish; summary computed from its {len(data.rows)} rows",
+                f"{path}: the run did not finish; summary computed from its "
+                f"{summary['total']} rows",
                 err=True,
             )
         _show(summary, json_out)
+    if html is not None:
+        from ladderbench.report.html import write_report
+
+        typer.echo(f"report: {write_report(results, html)}", err=json_out)
+
+
+@app.command()
+def compare(
+    results: Annotated[list[Path], typer.Argument(help="Two or more results files.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the tests as JSON.")] = False,
+) -> None:
+    """Do models differ beyond noise? Paired tests over the items each pair answered."""
+    from dataclasses import asdict
+    from itertools import combinations
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ladderbench.analysis.compare import compare as paired
+    from ladderbench.analysis.digest import digest
+
+    if len(results) < 2:
+        raise UserError("compare: give two or more results files")
+    digests = [digest(path, sample_size=0) for path in results]
+    tests = [
+        paired(a.label, a.item_outcome, b.label, b.item_outcome, a.suite)
+        for a, b in combinations(digests, 2)
+        if a.suite == b.suite
+    ]
+    if not tests:
+        raise UserError("compare: no two files are runs of the same suite")
+    if json_out:
+        typer.echo(json.dumps([{**asdict(t), "differ": t.differ} for t in tests], indent=2))
+        return
+    table = Table(title="paired tests over shared items", title_justify="left")
+    for name in ("A", "B", "suite", "shared", "A − B", "test", "evidence", "verdict"):
+        table.add_column(name)
+    for t in tests:
+        evidence = (
+            f"p = {t.p_value:.3g} (A only {t.a_only}, B only {t.b_only})"
+            if t.p_value is not None
+            else f"95% CI {100 * t.ci95[0]:+.1f} to {100 * t.ci95[1]:+.1f}"
+        )
+        table.add_row(
+            t.a,
+            t.b,
+            t.suite,
+            str(t.shared),
+            f"{100 * t.difference:+.1f} pts",
+            t.method,
+            evidence,
+            "differ beyond noise" if t.differ else "within noise",
+        )
+    Console().print(table)
+
+
+@app.command()
+def calibrate(
+    results: Annotated[list[Path], typer.Argument(help="Results files of several models.")],
+    classes: Annotated[Path, typer.Option(help="TOML: model name -> tiny, small, mid, ...")],
+    out: Annotated[Path | None, typer.Option(help="Write the verdicts as JSON.")] = None,
+) -> None:
+    """Check tier labels and static levels against models of claimed class."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ladderbench.analysis.calibrate import (
+        calibrate_levels,
+        calibrate_tiers,
+        class_of,
+        load_classes,
+        misplaced_items,
+    )
+    from ladderbench.analysis.digest import digest
+
+    claimed = load_classes(classes)
+    digests = [digest(path, sample_size=0) for path in results]
+    by_class: dict[str, list[dict[str, Any]]] = {}
+    static_summaries, static_outcomes = [], []
+    level_of: dict[str, int] = {}
+    for d in digests:
+        if d.summary is None:
+            raise UserError(f"{d.path}: the run did not finish (no summary row); finish it first")
+        if d.summary.get("byTier"):
+            who = class_of(d.summary, claimed)
+            if who is None:
+                typer.echo(f"warning: {d.path}: {d.label} has no class in {classes}", err=True)
+            else:
+                by_class.setdefault(who, []).append(d.summary)
+        if d.summary.get("byLevel") and d.adapter not in ("oracle", "echo", "random"):
+            static_summaries.append(d.summary)
+            static_outcomes.append(d.item_outcome)
+    from ladderbench.static.loader import load_questions
+
+    level_of = {q.id: q.level for q in load_questions()}
+    tiers = calibrate_tiers(by_class)
+    levels = calibrate_levels(static_summaries)
+    items = misplaced_items(static_outcomes, level_of)
+    console = Console()
+    table = Table(title="tier calibration", title_justify="left")
+    for name in ("tier", "reads as", "verdict", "why"):
+        table.add_column(name)
+    for v in tiers:
+        table.add_row(str(v.tier), v.claimed or "beyond", v.verdict, v.why)
+    console.print(table)
+    if levels:
+        table = Table(title="static levels", title_justify="left")
+        for name in ("level", "calibrated", "rises above the level below"):
+            table.add_column(name)
+        for check in levels:
+            table.add_row(
+                str(check.level), "yes" if check.calibrated else "no", "; ".join(check.rises) or "-"
+            )
+        console.print(table)
+    for item in items:
+        console.print(
+            f"item {item['id']} (level {item['level']}) reads as {item['reads_as']}: "
+            f"{100 * item['share']:.0f}% of models answer it"
+        )
+    if out is not None:
+        payload = {
+            "tiers": [vars(v) for v in tiers],
+            "levels": [vars(c) for c in levels],
+            "misplacedItems": items,
+        }
+        try:
+            out.write_text(json.dumps(payload, indent=2) + "\n")
+        except OSError as exc:
+            raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
+
+
+@app.command("probe")
+def probe_command(
+    ladders: Annotated[Path, typer.Option(help="Rungs JSONL: answers of known, ordered quality.")],
+    grade: Annotated[
+        str | None, typer.Option(help="module:function, or a built-in grader (static.choice).")
+    ] = None,
+    judge_model: Annotated[
+        str | None, typer.Option(help="Probe an LLM judge: local, openai:NAME, ...")
+    ] = None,
+    judge_prompt: Annotated[
+        Path | None, typer.Option(help="Judge template with {question} {reference} {answer}.")
+    ] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Grades per rung.")] = 3,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the ledger, audit and gate as JSON.")
+    ] = None,
+    max_inversion_rate: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.05,
+    min_cited_ratio: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.9,
+    min_spread: Annotated[float, typer.Option(min=0.0, max=1.0)] = 0.3,
+    suite: Annotated[
+        str | None, typer.Option(help="Report coverage: share of this suite's cases laddered.")
+    ] = None,
+    base_url: Annotated[str | None, typer.Option(help="Judge endpoint (openai: judges).")] = None,
+    api_key: Annotated[str | None, typer.Option(help="Judge API key; never written.")] = None,
+    temperature: Annotated[float, typer.Option(min=0.0, help="Judge temperature.")] = 0.0,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Judge token limit.")] = 256,
+    concurrency: Annotated[int, typer.Option(min=1)] = 4,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Audit a grader for monotonicity on answer ladders; exit 0 pass, 1 hold, 2 bad input."""
+    from ladderbench.probe import audit, gate, load_rungs
+    from ladderbench.report.probe_table import print_probe
+
+    if (grade is None) == (judge_model is None):
+        raise UserError("probe: give exactly one of --grade (a grader) or --judge-model (a judge)")
+    rungs, warnings = load_rungs(ladders)
+    for warning in warnings:
+        typer.echo(f"warning: {ladders}: {warning}", err=True)
+    if grade is not None:
+        from ladderbench.probe import probe, resolve
+
+        ledger = probe(rungs, resolve(grade), repeats, grade)
+    else:
+        ledger = _judge_ledger(
+            rungs,
+            judge_model or "",
+            judge_prompt,
+            repeats,
+            out,
+            base_url,
+            api_key,
+            temperature,
+            max_tokens,
+            concurrency,
+            quiet,
+        )
+    report = audit(ledger, min_spread=min_spread)
+    coverage = _coverage(suite, {r.case_id for r in rungs}) if suite else None
+    verdict = gate(ledger, report, max_inversion_rate, min_cited_ratio, coverage=coverage)
+    print_probe(ledger, report, verdict)
+    if out is not None:
+        payload = {"ledger": ledger.to_dict(), "audit": report.to_dict(), "gate": verdict.to_dict()}
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise UserError(f"cannot write --out {out}: {exc.strerror or exc}") from None
+    raise typer.Exit(0 if verdict.passed else 1)
+
+
+def _judge_ledger(
+    rungs: Any,
+    judge_model: str,
+    judge_prompt: Path | None,
+    repeats: int,
+    out: Path | None,
+    base_url: str | None,
+    api_key: str | None,
+    temperature: float,
+    max_tokens: int,
+    concurrency: int,
+    quiet: bool,
+) -> Any:
+    """Grade the rungs with an LLM judge through the runner (concurrent, cached, resumable)."""
+    from ladderbench.models.base import Sampling
+    from ladderbench.models.registry import EndpointOptions, make_adapter
+    from ladderbench.probe.judge import JudgeSuite, ledger_from_rows, load_template
+    from ladderbench.runner.results import read_results
+    from ladderbench.runner.run import RunConfig, run_suite
+
+    suite = JudgeSuite(rungs, load_template(judge_prompt))
+    adapter = make_adapter(judge_model, EndpointOptions(base_url=base_url, api_key=api_key))
+    calls = out.with_suffix(".calls.jsonl") if out else default_out(f"probe-{judge_model}")
+    config = RunConfig(
+        out=calls,
+        samples=repeats,
+        concurrency=concurrency,
+        sampling=Sampling(temperature=temperature, max_tokens=max_tokens),
+    )
+    cache = _open_cache(adapter)
+    _run_with_progress(run_suite, suite, adapter, config, cache, quiet)
+    return ledger_from_rows(rungs, read_results(calls).rows, repeats, f"judge {judge_model}")
+
+
+def _coverage(suite_name: str, case_ids: set[str]) -> float:
+    from ladderbench.suites import make_suite
+
+    ids = {item.id for item in make_suite(suite_name).items()}
+    return len(ids & case_ids) / len(ids) if ids else 0.0
 
 
 @app.command()
@@ -302,6 +560,121 @@ def suite_verify(
     typer.echo(
         f"verified: {result.manifest['total']} instances regenerate byte for byte "
         f"(suite v{result.manifest['version']}, seeds {result.manifest['seeds']})"
+    )
+
+
+@live_app.command("build")
+def live_build(
+    directory: Annotated[Path, typer.Argument(help="Folder for the release (the live store).")],
+    release: Annotated[str, typer.Option(help="Release date, e.g. 2026-12-01.")],
+    sources: Annotated[
+        Path | None, typer.Option(help="Fresh material: *.txt passages, *.csv tables.")
+    ] = None,
+    per_task: Annotated[int, typer.Option(min=1, help="Questions per task.")] = 50,
+    private_fraction: Annotated[
+        str, typer.Option(help="Share held back privately until the next release.")
+    ] = "1/6",
+    tasks: Annotated[str | None, typer.Option(help="Only these tasks.")] = None,
+) -> None:
+    """Generate the first release: JSONL per category/task, a manifest, a private hold-back."""
+    from ladderbench.live.base import load_sources
+    from ladderbench.live.release import build, parse_fraction
+
+    manifest = build(
+        directory,
+        release,
+        load_sources(sources),
+        per_task=per_task,
+        private_share=parse_fraction(private_fraction),
+        names=_names(tasks),
+    )
+    _echo_release(directory, manifest)
+
+
+@live_app.command("refresh")
+def live_refresh(
+    directory: Annotated[Path, typer.Argument(help="A live store made by 'live build'.")],
+    release: Annotated[str, typer.Option(help="The new release date.")],
+    results: Annotated[
+        list[Path] | None, typer.Option(help="Recent results: the easiest tasks go first.")
+    ] = None,
+    sources: Annotated[
+        Path | None, typer.Option(help="Fresh material for the new questions.")
+    ] = None,
+) -> None:
+    """Make the next release: publish the hold-back, replace about a sixth of the questions."""
+    from ladderbench.live.base import load_sources
+    from ladderbench.live.release import refresh
+    from ladderbench.runner.results import read_results
+
+    rows = [row for path in results or [] for row in read_results(path).rows]
+    manifest = refresh(directory, release, load_sources(sources), rows)
+    typer.echo(f"replaced {manifest['replaced']} questions")
+    _echo_release(directory, manifest)
+
+
+@live_app.command("judge-study")
+def live_judge_study(
+    results: Annotated[list[Path], typer.Argument(help="Live-suite results, scored.")],
+    judge_model: Annotated[str, typer.Option(help="The judge: local, openai:NAME, ...")],
+    out: Annotated[
+        Path | None, typer.Option(help="The judge's calls (resumable) as results JSONL.")
+    ] = None,
+    base_url: Annotated[str | None, typer.Option(help="Judge endpoint.")] = None,
+    api_key: Annotated[str | None, typer.Option(help="Judge API key; never written.")] = None,
+    max_tokens: Annotated[int, typer.Option(min=1)] = 128,
+    concurrency: Annotated[int, typer.Option(min=1)] = 4,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q")] = False,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Ask an LLM judge about answers scored against ground truth; count where it is wrong."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ladderbench.live.judge_study import JudgeStudySuite
+    from ladderbench.models.base import Sampling
+    from ladderbench.models.registry import EndpointOptions, make_adapter
+    from ladderbench.runner.results import read_results
+    from ladderbench.runner.run import RunConfig, run_suite
+
+    rows = [row for path in results for row in read_results(path).rows]
+    suite = JudgeStudySuite(rows)
+    adapter = make_adapter(judge_model, EndpointOptions(base_url=base_url, api_key=api_key))
+    config = RunConfig(
+        out=out or default_out(f"judge-study-{judge_model}"),
+        concurrency=concurrency,
+        sampling=Sampling(temperature=0.0, max_tokens=max_tokens),
+    )
+    summary = _run_with_progress(
+        run_suite, suite, adapter, config, _open_cache(adapter), quiet or json_out
+    )
+    study = summary["study"]
+    if json_out:
+        typer.echo(json.dumps(study, indent=2))
+        return
+    table = Table(title=f"judge {judge_model} against ground truth", title_justify="left")
+    for name in ("task", "answers", "agree", "false accepts", "false rejects", "no verdict"):
+        table.add_column(name, justify="left" if name == "task" else "right")
+    for task, s in study.items():
+        table.add_row(
+            task,
+            str(s["n"]),
+            f"{100 * s['agree'] / s['n']:.0f}%" if s["n"] else "-",
+            str(s["falseAccept"]),
+            str(s["falseReject"]),
+            str(s["noVerdict"]),
+        )
+    Console().print(table)
+    typer.echo(f"judge calls: {config.out}")
+
+
+def _echo_release(directory: Path, manifest: dict[str, Any]) -> None:
+    counts = manifest["counts"]
+    active = sum(c["active"] for c in counts.values())
+    private = sum(c["private"] for c in counts.values())
+    typer.echo(
+        f"release {manifest['latest']} in {directory}: {len(counts)} tasks, {active} published "
+        f"questions active, {private} held back in {directory / 'private'} (do not publish it)"
     )
 
 

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from ladderbench.errors import UserError
-from ladderbench.items import Item, Verdict
+from ladderbench.items import Item, ResultRow, Verdict
 
 
 class Suite(Protocol):
-    """A set of items and the grader for them.
-
-    ``rung`` and ``group`` name the result-row fields the summary breaks down by; ``baseline`` is
-    the expected pass rate of a uniform guess (None where guessing is hopeless).
-    """
+    """A set of items, the grader for them, and how their rows add up to a summary."""
 
     name: str
-    rung: str
-    group: str
-    baseline: float | None
 
     def items(self) -> list[Item]: ...
 
     def grade(self, item: Item, response: str) -> Verdict: ...
+
+    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]: ...
 
     def settings(self) -> dict[str, Any]: ...
 
@@ -41,8 +36,9 @@ def register_suite(name: str) -> Callable[[SuiteFactory], SuiteFactory]:
 
 
 def _load_builtins() -> None:
+    import ladderbench.live.suite
     import ladderbench.puzzles.suite
-    import ladderbench.static.suite  # noqa: F401  (registers "static")
+    import ladderbench.static.suite  # noqa: F401  (each registers its suite)
 
 
 def suite_names() -> list[str]:
@@ -56,3 +52,22 @@ def make_suite(name: str, **options: Any) -> Suite:
     if name not in _SUITES:
         raise UserError(f"unknown suite {name!r}; known: {', '.join(sorted(_SUITES))}")
     return _SUITES[name](**options)
+
+
+def summarise_rows(rows: Iterable[ResultRow], suite: str, samples: int) -> dict[str, Any]:
+    """A summary for the rows of a run cut short (no summary row), as its suite would write it.
+
+    ``rows`` may be a stream: each summariser reads it once.
+    """
+    from ladderbench.analysis.live import live_summary
+    from ladderbench.analysis.summary import summarise
+
+    if suite == "live":
+        return live_summary(rows, samples)
+    if suite == "puzzles":
+        return summarise(rows, rung="tier", group="family", samples=samples)
+    from ladderbench.static.suite import StaticSuite
+
+    return summarise(
+        rows, rung="level", group="category", samples=samples, baseline=StaticSuite.baseline
+    )

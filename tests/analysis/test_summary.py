@@ -73,3 +73,12 @@ def test_samples_give_mean_pass1_and_pass_at_k():
     s = summarise(rows, rung="level", group="category", samples=3)
     assert s["rate"] == pytest.approx((1 / 3 + 1) / 2)
     assert s["pass@3"] == 1.0
+
+
+def test_a_model_at_the_guessing_baseline_is_called_out():
+    s = summarise(rows_for({1: (7, 30), 2: (8, 30)}), rung="level", group="category", baseline=0.25)
+    assert any("within noise of the 25% guessing baseline" in n for n in s["notes"])
+    s = summarise(
+        rows_for({1: (29, 30), 2: (28, 30)}), rung="level", group="category", baseline=0.25
+    )
+    assert not any("guessing baseline" in n for n in s["notes"])

@@ -16,6 +16,7 @@ from ladderbench.grading.extract import extract_answer, extract_choice, normalis
 
 GEO = ["London", "Paris", "Berlin", "Rome"]  # Paris is B
 NUM = ["41", "42", "43", "44"]  # 42 is B
+SEQ = ["48", "30", "36", "42"]  # "3, 6, 12, 24, ?": 48 is A, the trap 42 is D
 
 CHOICE_CASES = [
     # --- bare and decorated letters
@@ -96,6 +97,41 @@ CHOICE_CASES = [
     ("I'll go with A. Hmm, on second thought, B.", GEO, "B"),
     ("The answer is either B or C. Final answer: C", GEO, "C"),
     ("No, B is wrong. The answer is C", GEO, "C"),
+    # a hedge after a change of mind restates the answer (probe: static.choice l2_03, l3_12, l5_12)
+    ("The answer is A. Hmm, wait: 24 + 18 = 42, so it should be D.", SEQ, "D"),
+    ("The answer is C. Actually no, warmth matters most here, so it's D.", GEO, "D"),
+    ("The answer is B. Hmm, on second thought, the probability is 1/3, so it's 1/3: A.", GEO, "A"),
+    ("The answer is B.\n\nHmm, on second thought, three doors are left, so it's 1/3: A.", GEO, "A"),
+    ("The answer is A. Actually, I'm not sure, it could be D.", SEQ, "A"),
+    ("The answer is A. Wait, let me double check. Yes, it's A.", GEO, "A"),
+    ("The answer is A. Actually, I'm not sure, it's either A or D.", GEO, "A"),
+    # --- a letter that opens a sentence about it is not the answer (probe: static.choice l2_03)
+    ("D is tempting (24 + 18 = 42), but each term doubles, so A is correct.", SEQ, "A"),
+    ("D is wrong. A is correct.", SEQ, "A"),
+    ("D looks right but A is correct.", SEQ, "A"),
+    ("C is 36, D is 42, but A is correct.", SEQ, "A"),
+    ("A. London is in England, not France. B is correct.", GEO, "B"),
+    ("B because the sum is 4.", SEQ, "B"),
+    ("B. Paris", GEO, "B"),
+    ("So, B is wrong.", GEO, None),
+    ("D looks right but I'm not sure.", GEO, None),
+    ("D is wrong.", GEO, None),
+    ("Clearly D is wrong, so the answer is B.", GEO, "B"),
+    # --- more ways of stating an answer
+    ("Option A (48) is correct.", SEQ, "A"),
+    ("Option C (Berlin) is the right answer.", GEO, "C"),
+    ("A is the answer.", GEO, "A"),
+    ("The correct one is C.", GEO, "C"),
+    ("48, which is option A", SEQ, "A"),
+    ("Definitely D", GEO, "D"),
+    ("C, definitely.", GEO, "C"),
+    ("I'm going to say A", GEO, "A"),
+    ("I'll say B.", GEO, "B"),
+    ("Not D. A.", GEO, "A"),
+    ("Not A, but B", GEO, "B"),
+    ("Not A, not B: C.", GEO, "C"),
+    ("Not B.", GEO, None),
+    ("Answer: C. B is correct only if we count differently.", GEO, "C"),
     # --- explicit beats incidental mentions
     ("Answer: B\n\nExplanation: A is wrong since London is in England.", GEO, "B"),
     ("B\n\nC is incorrect because Berlin is in Germany.", GEO, "B"),
@@ -205,6 +241,25 @@ ANSWER_CASES = [
     ("**.**", None),
     ("Answer: 3.14.", "3.14"),
     ("Answer: ...", "..."),
+    # "answer is" in later prose does not override an "Answer:" line (probe: sequence, register_vm)
+    ("Answer: 28\nI'm confident this answer is correct: the rule adds 4 each time.", "28"),
+    ("Answer: A=-12, B=-75\n\nLet me know if any part of this answer is unclear.", "A=-12, B=-75"),
+    ("**Final Answer:** 12\n\nThis answer is the only one that fits.", "12"),
+    # ... unless the reply changes its mind first
+    ("Answer: 5\nWait, I made an error; the answer is 6.", "6"),
+    ("<answer>4</answer>\n\nHmm, wait - let me re-check.\n\nFinal answer: 5", "5"),
+    ("<answer>4</answer>\nI'm sure the answer is 4, not 5.", "4"),
+    # inline maths around a token, \text{} inside \boxed{} (probe: shortest_path, knights_knaves)
+    ("The answer is $19$ km.", "19 km"),
+    ("\\boxed{\\text{Boris=knight, Kevin=knave}}", "Boris=knight, Kevin=knave"),
+    ("It costs $5 and $10.", "It costs $5 and $10"),
+    # a lone "Answer:" introduces the block under it (probe: sudoku)
+    ("Answer:\n1234\n3412\n2143\n4321", "1234\n3412\n2143\n4321"),
+    ("Answer:\n\n  1 2\n  2 1\n\nEach row and column holds 1 and 2.", "1 2\n2 1"),
+    ("The answer is:\n\n42\n\nbecause 6 * 7 = 42", "42"),
+    # a reply that declines holds no answer
+    ("I cannot determine the order without the actual weights of every box.", None),
+    ("I don't know.", None),
 ]
 
 
@@ -330,6 +385,13 @@ def test_extract_answer_and_strip_think_never_raise(response: str) -> None:
 def test_a_clearly_stated_answer_survives_preceding_noise(noise: str, letter: str) -> None:
     noise = noise.replace("<", " ")  # no tag may open an unclosed reasoning block
     assert extract_choice(f"{noise}\n\nFinal answer: {letter}", GEO) == letter
+
+
+def test_long_single_line_replies_stay_linear() -> None:
+    # Every marker used to re-read the rest of its line: quadratic on long one-line replies.
+    reply = "The answer is A. Wait, so it's B. " * 3000
+    assert extract_choice(reply, GEO) == "B"
+    assert extract_answer("Answer: 1\n" * 5000 + "Answer:\n2") == "2"
 
 
 def test_odd_arguments_do_not_raise() -> None:

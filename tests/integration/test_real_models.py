@@ -175,3 +175,85 @@ def test_not_a_gguf_file_is_one_line(tmp_path):
     )
     assert proc.returncode == 2 and "not a loadable GGUF model" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_probe_a_judge_on_the_embedded_model(tmp_path):
+    """The default judge prompt on SmolLM2: its verdicts are poor, but the ledger is well formed."""
+    import json as _json
+
+    from ladderbench.probe.rungs import Rung
+
+    case = {"question": "What is 12 + 30?", "reference": "42"}
+    answers = ["I don't know.", "The sum is 32.", "12 + 30 = 42, so the answer is 42."]
+    path = tmp_path / "rungs.jsonl"
+    path.write_text(
+        "".join(
+            _json.dumps(Rung(case_id="sum", level=i, answer=a, evidence="42", **case).model_dump())
+            + "\n"
+            for i, a in enumerate(answers)
+        )
+    )
+    out = tmp_path / "ledger.json"
+    proc = ladderbench(
+        "probe",
+        "--ladders",
+        str(path),
+        "--judge-model",
+        "local",
+        "--repeats",
+        "2",
+        "--max-tokens",
+        "48",
+        "--out",
+        str(out),
+        "--quiet",
+    )
+    assert proc.returncode in (0, 1), proc.stderr  # pass or hold, never a crash
+    saved = _json.loads(out.read_text())
+    rows = saved["ledger"]["rows"]
+    assert len(rows) == 3 and {r["level"] for r in rows} == {0, 1, 2}
+    for row in rows:
+        assert row["error"] or len(row["scores"]) == 2
+    assert saved["audit"]["cases"] == 1 and "passed" in saved["gate"]
+    assert "grader probe · judge local" in proc.stdout
+
+
+def test_judge_study_on_the_embedded_model(tmp_path):
+    """The embedded model as a judge of live answers: figures are poor, the study is well formed."""
+    import json as _json
+
+    from helpers import make_row
+
+    rows = [
+        make_row(
+            f"q{i}",
+            suite="live",
+            level=None,
+            category="math",
+            task="competition",
+            prompt=f"What is {i} + {i}?",
+            expected=str(2 * i),
+            response=str(2 * i if i % 2 else 2 * i + 1),
+            score=float(i % 2),
+            passed=bool(i % 2),
+        )
+        for i in range(4)
+    ]
+    results = tmp_path / "live.jsonl"
+    results.write_text("".join(_json.dumps(r.to_json_dict()) + "\n" for r in rows))
+    proc = ladderbench(
+        "live",
+        "judge-study",
+        str(results),
+        "--judge-model",
+        "local",
+        "--max-tokens",
+        "40",
+        "--out",
+        str(tmp_path / "calls.jsonl"),
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    study = _json.loads(proc.stdout)["competition"]
+    assert study["n"] == 4
+    assert study["agree"] + study["falseAccept"] + study["falseReject"] + study["noVerdict"] == 4

@@ -130,6 +130,32 @@ def test_normalise_unreadable_is_none() -> None:
         assert FAMILY.normalise(text) is None, text
 
 
+def test_normalise_reads_a_sentence_naming_the_word() -> None:
+    """Regression (probe case anagram/t2/s65): "The word is pepper." reads pepper."""
+    puzzle = Puzzle("", "pepper")
+    for text in [
+        "The word is pepper.",
+        "the word is: Pepper",
+        'The unscrambled word is "pepper".',
+        "It's pepper!",
+        "It\u2019s pepper",
+        "It is a pepper.",
+        "I think it is pepper",
+        "Answer: pepper",
+        "So, the answer is P-E-P-P-E-R.",
+    ]:
+        assert FAMILY.check(puzzle, text), repr(text)
+    for text in [
+        "The word is peper.",
+        "The word is papaya or pepper.",
+        "The word is pepper, a vegetable.",
+        "The word is",
+        "pepper or guava",
+    ]:
+        assert not FAMILY.check(puzzle, text), repr(text)
+    assert FAMILY.normalise("The word is papaya or guava.") is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:

@@ -152,6 +152,30 @@ def test_near_miss_fails(tier: int) -> None:
         assert not FAMILY.check(puzzle, wrong)
 
 
+def test_normalise_reads_the_result_of_an_equation() -> None:
+    """Regression (probe case arithmetic/t1/s65): the working, then "= result", reads result."""
+    puzzle = Puzzle("", "130")
+    for text in [
+        "14 - 20 + 136 = 130",
+        "8 * 17 = 136, 14 - 20 + 136 = 130",
+        "14 - 20 + 8 \u00d7 17 = -6 + 136 = 130",
+        "(14 - 20) + 136 == 130",
+        "= 130",
+    ]:
+        assert FAMILY.check(puzzle, text), repr(text)
+    for text in [
+        "14 - 20 + 136 = 131",
+        "14 - 20 + 136 = -130",
+        "130 = 14 - 20 + 136",  # only the value after the last '=' counts
+        "14 - 20 + 136 = 130 or 131",
+        "14 - 20 + 136 =",
+        "14 - 20 + 136 != 130",
+        "14 - 20 + 136 \u2248 130",
+        "the answer = 130 apples",
+    ]:
+        assert not FAMILY.check(puzzle, text), repr(text)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:

@@ -134,6 +134,27 @@ def test_normalise_variants() -> None:
         assert not FAMILY.check(puzzle, text), repr(text)
 
 
+def test_normalise_reads_and_between_pairs() -> None:
+    """Regression (probe case register_vm/t3/s68): an "and" before the last pair is a list."""
+    puzzle = Puzzle("", "A=16,B=-20,C=-25,D=0")
+    for text in [
+        "A=16, B=-20, C=-25 and D=0",
+        "A=16 and B=-20 and C=-25 and D=0",
+        "A = 16, B = -20, C = -25, AND D = 0.",
+        "A=16, B=-20, C=-25 & D=0",
+    ]:
+        assert FAMILY.check(puzzle, text), repr(text)
+    for text in [
+        "A=16, B=-20, C=-25 and D=1",  # a wrong value stays wrong
+        "A=16, B=-20, C=-25 or D=0",
+        "A=16, B=-20, C=-25 and and D=0",
+        "and A=16, B=-20, C=-25, D=0",
+        "A=16, B=-20, C=-25, D=0 and",
+        "A=16, B=-20 and C=-25",
+    ]:
+        assert not FAMILY.check(puzzle, text), repr(text)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:

@@ -158,6 +158,30 @@ def test_normalise_rejects_non_grids() -> None:
         assert FAMILY.normalise(text) is None
 
 
+def test_normalise_strips_row_labels() -> None:
+    """Regression (probe case sudoku/t3/s65): "Row 1: 4213" lines read as the grid."""
+    for tier in sorted(TIERS):
+        puzzle = make(tier, 7)
+        rows = puzzle.answer.split("/")
+        for text in [
+            "\n".join(f"Row {i}: {row}" for i, row in enumerate(rows, start=1)),
+            "\n".join(f"row {i} - {' '.join(row)}" for i, row in enumerate(rows, start=1)),
+            ", ".join(f"Row {i}: {row}" for i, row in enumerate(rows, start=1)),
+        ]:
+            assert FAMILY.check(puzzle, text), repr(text)
+        labelled = [f"Row {i}: {row}" for i, row in enumerate(rows, start=1)]
+        for text in [
+            "\n".join([labelled[1], labelled[0], *labelled[2:]]),  # labels out of order
+            "\n".join([*labelled[:-1], rows[-1]]),  # last row unlabelled
+            "\n".join([*labelled, "Done"]),  # other words
+            "\n".join(f"Column {i}: {row}" for i, row in enumerate(rows, start=1)),
+            "\n".join(f"Row {i} {row}" for i, row in enumerate(rows, start=1)),
+        ]:
+            assert FAMILY.normalise(text) is None, repr(text)
+    wrong = "Row 1: 4213\nRow 2: 3124\nRow 3: 1342\nRow 4: 2413"
+    assert not FAMILY.check(Puzzle("", "4213/3124/1342/2431"), wrong)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:

@@ -160,6 +160,23 @@ def test_normalise_variants() -> None:
         assert not FAMILY.check(puzzle, text), repr(text)
 
 
+def test_normalise_reads_only_palette_colours() -> None:
+    """Regression: a refusal or other prose is no answer, not a wrong list of "colours"."""
+    for text in [
+        "I cannot determine the order",
+        "I don't know",
+        "no idea",
+        "red, teal, blue",  # teal is not a box colour in this family
+        "the box",
+    ]:
+        assert FAMILY.normalise(text) is None, repr(text)
+    assert FAMILY.normalise("Red, GRAY and the blue box.") == "red, grey, blue"
+    assert FAMILY.normalise("red, grey, blue") == "red, grey, blue"
+    puzzle = make(3, 4)
+    assert FAMILY.check(puzzle, puzzle.answer.upper())
+    assert not FAMILY.check(puzzle, ", ".join(reversed(puzzle.answer.split(", "))))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:

@@ -148,6 +148,12 @@ def summarise(
             failed_below = [j for j in rungs if int(j) < int(k) and not rungs[j]["cleared"]]
             if s["cleared"] and failed_below:
                 flags.append(f"tier {k} cleared above failed tier {failed_below[0]}")
+    lo, hi = summary["ci95"]
+    if baseline is not None and summary["n"] and lo <= baseline <= hi:
+        notes.append(
+            f"overall {100 * summary['rate']:.1f}% is within noise of the "
+            f"{100 * baseline:.0f}% guessing baseline: differences between rungs say little"
+        )
     summary[BY_KEY[rung]] = rungs
     summary[BY_KEY[group]] = {k: by_group[k].stats(samples) for k in sorted(by_group)}
     summary["flags"] = flags

@@ -6,15 +6,19 @@ syntax because its source is inlined verbatim into the zero-dependency standalon
 
 Multiple choice (``extract_choice``) works on *statements*: every place in the reply where an
 answer is given (an "Answer:" phrase, a ``\\boxed{}``, an ``<answer>`` tag, a bold or lone letter,
-a self-correction such as "no, B", a hedge such as "I think it is B"). Explicit statements beat
-hedges, and among them the last one wins; a statement naming two letters, or a letter that is not
-an option, yields no answer. Every position below indexes the same string: the reply after
+a self-correction such as "no, B", "B is correct", a hedge such as "I think it is B"). Explicit
+statements beat hedges, and among them the last one wins; a hedge that follows a change of mind
+("wait", "hmm", "on second thought") made after the last explicit statement restates the answer
+and counts as explicit. A letter that is the subject of a sentence ("D is tempting", "B looks
+right but") is not an answer. A statement naming two letters, or a letter that is not an
+option, yields no answer. Every position below indexes the same string: the reply after
 think-stripping and NFKC, and its "masked" copy in which markup is blanked out character for
 character, so that offsets found in one are valid in the other.
 """
 
 from __future__ import annotations
 
+import bisect
 import collections
 import re
 import unicodedata
@@ -144,10 +148,22 @@ class _Options:
         self.valid = frozenset(self.key_by_label)
         # "A" and "I" are English words: followed by a word they are a letter only when marked.
         self.plain = self.valid - {"A", "I"}
+        self.reach = 64 + 4 * max([len(key) for key in self.key_by_label.values()] or [0])
+
+    def head(self, segment: str) -> str:
+        """segment cut, at a word boundary, to what an option text could span.
+
+        This keeps a very long line cheap to compare. The cut is marked so that a cut line
+        never equals an option text.
+        """
+        segment = segment.rstrip()
+        if len(segment) <= self.reach:
+            return segment
+        return segment[: self.reach].rsplit(None, 1)[0] + " \x00"
 
     def match_text(self, segment: str, whole: bool) -> str | None:
         """The label whose option text is segment (or, unless whole, begins it); longest wins."""
-        seg = _option_key(segment)
+        seg = _option_key(self.head(segment))
         best, best_len, tied = None, 0, False
         for label, key in self.key_by_label.items():
             if key and (seg == key or (not whole and _starts_with_key(seg, key))):
@@ -179,6 +195,19 @@ def _letter_at(text: str, pos: int, word_ok: frozenset) -> tuple[str, int] | Non
     return label, m.end()
 
 
+# "D is wrong", "B looks right": a letter followed by a verb is the subject of a sentence, not a
+# choice. Affirmations ("B is correct") are read separately, by _LETTER_IS_RIGHT.
+_PREDICATE = re.compile(
+    r"[ \t]+(?:is|isn't|was|wasn't|are|looks|seems|appears|sounds|would|could|might|may|can"
+    r"|can't|cannot|must|has|does|doesn't|gives|fails|works|equals)\b",
+    re.I,
+)
+
+
+def _is_subject(text: str, end: int) -> bool:
+    return _PREDICATE.match(text, end) is not None
+
+
 _ALTERNATIVE = re.compile(
     r"[ \t]*(?:,|/|&|\bor\b|\band\b|\bvs\b\.?)[ \t]*(?:(?:option|choice)[ \t]+)?", re.I
 )
@@ -198,6 +227,8 @@ def _read_after(masked: str, pos: int, opts: _Options, word_ok: frozenset, expli
     """The answer stated right after a marker phrase, as (label or None, end), or None."""
     pos = _LEAD_WORDS.match(masked, pos).end()
     token = _letter_at(masked, pos, word_ok)
+    if token and _is_subject(masked, token[1]):
+        return None
     if token and token[0] in opts.valid:
         label, end = token
         return (None if _is_ambiguous(masked, end, label, opts) else label), end
@@ -247,13 +278,23 @@ def _read_whole(segment: str, opts: _Options):
 # Marker phrases. Each is followed by the letter it introduces; the table says how much the
 # statement counts and which letters may be followed by a word.
 _ANSWER_IS = re.compile(
-    r"\b(?:answer|option|choice)\b[ \t]*"
+    r"\b(?:answer|option|choice|(?:correct|right)[ \t]+one)\b[ \t]*"
     r"(?:(?:is|would\s+be|should\s+be|will\s+be|must\s+be)\b[ \t]*:?|[:=\-–—])",
     re.I,
 )
 _I_CHOOSE = re.compile(
     r"\b(?:I(?:'d|'ll|[ \t]+would|[ \t]+will)?[ \t]+(?:choose|pick|select|opt[ \t]+for)"
+    r"|I(?:'ll|[ \t]+will|'m[ \t]+going[ \t]+to|[ \t]+am[ \t]+going[ \t]+to)[ \t]+say"
     r"|(?:go|going)[ \t]+with)\b[ \t]*:?",
+    re.I,
+)
+_WHICH_IS = re.compile(  # "48, which is option A"
+    r"\b(?:which|that)(?:[ \t]+is|'s)[ \t]+(?=(?:option|choice|letter)\b)", re.I
+)
+_CERTAINLY = re.compile(r"\b(?:definitely|certainly|surely|clearly)\b[ \t,:]*", re.I)
+_NOT_X_BUT = re.compile(  # "Not D. A.", "Not A, but B"
+    r"\bnot[ \t]+(?:(?:option|choice)[ \t]+)?[(\[]?[^\W_][)\]]?[ \t]*[.,;!\-–—]+[ \t]*"
+    r"(?:but[ \t]+(?:rather[ \t]+)?)?",
     re.I,
 )
 _CORRECTION_ITS = re.compile(
@@ -276,13 +317,39 @@ _MARKERS = (
     # (phrase, explicit, which letters may be followed by a word)
     (_ANSWER_IS, True, "valid"),  # "The answer is A because ..."
     (_I_CHOOSE, True, "valid"),
+    (_WHICH_IS, True, "valid"),
+    (_CERTAINLY, True, "none"),  # "Definitely D"; but not "Clearly C) Berlin is wrong"
+    (_NOT_X_BUT, True, "none"),
     (_CORRECTION_ITS, True, "valid"),  # "... no, actually it's C"
     (_CORRECTION, True, "none"),  # "A... no, B"; but not "No, B is wrong"
     (_HEDGE, False, "plain"),  # "I think it is B"
 )
+# "B is correct", "Option A (48) is the right answer", "(C) is the answer": explicit. "B seems
+# right", "B is most likely": hedges, and none at all when a "but" follows ("D looks right but").
+_LABEL_SUBJECT = (
+    r"(?<![^\W_])(?:(?:option|choice)[ \t]+)?([(\[]?)([^\W_])[)\]]?"
+    r"(?:[ \t]*\([^()\n]{1,40}\))?[ \t]+"  # an optional "(48)" after the label
+)
+_RIGHT = r"(?:(?:correct|right|best)(?:[ \t]+(?:answer|one|option|choice))?|answer)(?![\w-])"
 _LETTER_IS_RIGHT = re.compile(
-    r"(?<![^\W_])(?:(?:option|choice)[ \t]+)?([(\[]?)([^\W_])[)\]]?[ \t]+(?:is|seems|looks)[ \t]+"
-    r"(?:to[ \t]+be[ \t]+)?(?:the[ \t]+)?(?:correct|right|best|answer|most[ \t]+likely)\b",
+    _LABEL_SUBJECT
+    + r"(?:is|'s)[ \t]+(?:the[ \t]+)?"
+    + _RIGHT
+    + r"(?![ \t]+(?:only[ \t]+)?(?:if|when|unless)\b)",
+    re.I,
+)
+_LETTER_SEEMS_RIGHT = re.compile(
+    _LABEL_SUBJECT + r"(?:(?:seems|looks|appears)[ \t]+(?:to[ \t]+be[ \t]+)?(?:the[ \t]+)?"
+    r"(?:" + _RIGHT + r"|most[ \t]+likely)|is[ \t]+(?:most[ \t]+)?likely\b)(?![ \t,]*but\b)",
+    re.I,
+)
+# "...so it's 1/3: A." A letter closing a line after a colon (a hedge, unless it follows a change
+# of mind).
+_TRAILING_LETTER = re.compile(r":[ \t]*([(\[]?)([^\W_])[)\]]?[ \t.!]*$", re.M)
+# A change of mind: a hedge after one of these, later than the last explicit answer, restates it.
+_RECONSIDER = re.compile(
+    r"\b(?:wait|actually|hmm+|oops|correction|I[ \t]+mean|on[ \t]+second[ \t]+thought"
+    r"|scratch[ \t]+that|no[ \t]*[,;:.!\-–—])",
     re.I,
 )
 _ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.I | re.S)
@@ -331,15 +398,39 @@ def _statements(text: str, masked: str, opts: _Options) -> list:
 
     start = len(masked) - len(masked.lstrip())  # "B because ...", "C. The others ..."
     token = _letter_at(masked, start, opts.plain)
-    if token and token[0] in opts.valid:
+    if token and token[0] in opts.valid and not _is_subject(masked, token[1]):
         letter = None if _is_ambiguous(masked, token[1], token[0], opts) else token[0]
         found.append(_Statement(start, token[1], letter, True, True))
 
-    for m in _LETTER_IS_RIGHT.finditer(masked):  # "B is correct", a hedge-level statement
+    for phrase, explicit in ((_LETTER_IS_RIGHT, True), (_LETTER_SEEMS_RIGHT, False)):
+        for m in phrase.finditer(masked):
+            label = m.group(2).upper()
+            if label in opts.valid and (m.group(1) or m.group(2).isupper()):
+                found.append(_Statement(m.start(), m.end(), label, explicit, False))
+    for m in _TRAILING_LETTER.finditer(masked):
         label = m.group(2).upper()
         if label in opts.valid and (m.group(1) or m.group(2).isupper()):
             found.append(_Statement(m.start(), m.end(), label, False, False))
     return found
+
+
+def _promote_restatements(found: list, masked: str) -> list:
+    """Hedges that follow a change of mind made after the last explicit answer become explicit.
+
+    "The answer is A. Hmm, wait: ... so it should be D." reads D: the earlier explicit answer
+    was taken back, and the hedge is what the reply settled on.
+    """
+    cues = [m.start() for m in _RECONSIDER.finditer(masked)]
+    explicit_ends = sorted(s.end for s in found if s.explicit)
+    promoted = []
+    for s in found:
+        before = bisect.bisect_right(explicit_ends, s.start)  # explicit answers ending before s
+        if not s.explicit and before and cues:
+            first_cue = bisect.bisect_left(cues, explicit_ends[before - 1])
+            if first_cue < len(cues) and cues[first_cue] < s.start:
+                s = s._replace(explicit=True)
+        promoted.append(s)
+    return promoted
 
 
 def _listed_labels(masked: str, opts: _Options) -> set:
@@ -351,7 +442,7 @@ def _listed_labels(masked: str, opts: _Options) -> set:
         if (m.group(1) or char.isupper()) and opts.key_by_label.get(label):
             line_end = masked.find("\n", m.end())
             line = masked[m.end() : len(masked) if line_end < 0 else line_end]
-            if _starts_with_key(_option_key(line), opts.key_by_label[label]):
+            if _starts_with_key(_option_key(opts.head(line)), opts.key_by_label[label]):
                 labels.add(label)
     return labels
 
@@ -374,7 +465,7 @@ def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> 
     if not opts.valid:
         return None
     masked = _mask(text)
-    found = _statements(text, masked, opts)
+    found = _promote_restatements(_statements(text, masked, opts), masked)
 
     # A reply that enumerates several options ("A) 1 B) 2 ...") chooses none of them.
     soft_labels = {s.letter for s in found if s.soft and s.letter} | _listed_labels(masked, opts)
@@ -392,12 +483,18 @@ def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> 
 # ---------------------------------------------------------------- free-form answers
 
 _ANSWER_BLOCK = re.compile(r"<(answer|solution)>(.*?)(?:</\1>|\Z)", re.I | re.S)
-_ANSWER_LINE = re.compile(r"\b(?:final[ \t]+)?answer\b[*_ \t]*(?:is\b[*_ \t]*[:：]?|[:：])", re.I)
+_ANSWER_LINE = re.compile(r"\b(?:final[ \t]+)?answer\b[*_ \t]*(?:(is)\b[*_ \t]*[:：]?|[:：])", re.I)
+_LABEL_PREFIX = re.compile(r"[ \t>#*_\-]*")  # what may precede an "Answer:" label on its line
 _MATH_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]"))
+_INLINE_MATH = re.compile(r"\$([^\s$]+)\$")  # "$19$ km" -> "19 km"; "$5 and $10" is left alone
+
+# Kinds of free-form answer statement, strongest first.
+_TAG, _BOXED_KIND, _LABEL, _PHRASE = range(4)
+_Found = collections.namedtuple("_Found", "start end value kind")
 
 
 def _clean(s: str) -> str:
-    """Strip whitespace, markdown bold/backticks, maths delimiters, \\boxed and a final period."""
+    """Strip whitespace, markdown, maths delimiters, \\boxed/\\text wrappers, a final period."""
     previous = None
     while s != previous:
         previous = s
@@ -409,40 +506,69 @@ def _clean(s: str) -> str:
         boxed = _boxed_spans(s)
         if boxed and boxed[-1][0] == 0 and boxed[-1][1] == len(s):
             s = boxed[-1][2]
+        wrapper = _LATEX_WRAPPER.fullmatch(s)
+        if wrapper:
+            s = wrapper.group(1)
+        s = _INLINE_MATH.sub(r"\1", s)
         if s.endswith(".") and not s.endswith(".."):
             s = s[:-1]
     return s
 
 
-def _after_answer_marker(text: str) -> str | None:
-    """The rest of the line after the last "answer:" / "the answer is", if any."""
+# Blank lines, then the lines up to the next blank one: the grid under a lone "Answer:".
+_BLOCK = re.compile(r"(?:[ \t]*\n)*(?:[ \t]*\S[^\n]*(?:\n|\Z))*")
+
+
+def _marked_answers(text: str) -> list:
+    """Every "answer: X" / "the answer is X".
+
+    X runs to the end of its line or the next marker; a marker that ends its line introduces
+    the block of lines under it.
+    """
     markers = list(_ANSWER_LINE.finditer(text))
-    if not markers:
-        return None
-    end = markers[-1].end()
-    line_end = text.find("\n", end)
-    rest = text[end : len(text) if line_end < 0 else line_end]
-    return rest if _clean(rest) else None
+    found = []
+    for m, following in zip(markers, [*markers[1:], None]):
+        limit = following.start() if following else len(text)
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end(), limit)
+        end = limit if line_end < 0 else line_end
+        value = text[m.end() : end]
+        if not _clean(value) and end == line_end:
+            block_limit = text.rfind("\n", 0, limit) + 1 if following else limit
+            end = _BLOCK.match(text, end, max(end, block_limit)).end()
+            value = "\n".join(line.strip() for line in text[line_end:end].splitlines())
+        is_label = not m.group(1) and _LABEL_PREFIX.match(text, line_start).end() >= m.start()
+        found.append(_Found(m.start(), end, value, _LABEL if is_label else _PHRASE))
+    return found
 
 
 def extract_answer(response: str) -> str | None:
     """The final free-form answer, for exact-match graders (puzzles, maths).
 
-    Looks, in order, at the last <answer>/<solution> tag, the last \\boxed{}, the text after
-    the last "answer:" on its line, and the last non-empty line. Never raises.
+    Candidates, strongest first: an <answer>/<solution> tag, a \\boxed{}, an "Answer:" label
+    starting its line (with the lines under it when it ends its line), and "the answer is" inside
+    a sentence. The last candidate of the strongest kind wins, unless the reply changes its mind
+    ("wait", "actually", "hmm") after it and then states another answer: that later one wins.
+    With no candidate, the last non-empty line is the answer, unless it declines to answer.
+    Never raises.
     """
     text = strip_think(response)
     if text is None:
         return None
-    blocks = list(_ANSWER_BLOCK.finditer(text))
-    boxed = _boxed_spans(text)
-    if blocks:
-        found = blocks[-1].group(2)
-    elif boxed:
-        found = boxed[-1][2]
-    else:
-        found = _after_answer_marker(text)
-        if found is None:
-            lines = [line for line in text.splitlines() if line.strip()]
-            found = lines[-1] if lines else ""
-    return _clean(found) or None
+    found = [_Found(m.start(), m.end(), m.group(2), _TAG) for m in _ANSWER_BLOCK.finditer(text)]
+    found += [
+        _Found(start, end, content, _BOXED_KIND) for start, end, content in _boxed_spans(text)
+    ]
+    found += [f for f in _marked_answers(text) if _clean(f.value)]  # an empty tag is an answer
+    if not found:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines or _ABSTAIN.search(lines[-1]):
+            return None
+        return _clean(lines[-1]) or None
+    strongest = min(f.kind for f in found)
+    chosen = max((f for f in found if f.kind == strongest), key=lambda f: f.start)
+    change_of_mind = _RECONSIDER.search(text, chosen.end)
+    if change_of_mind:  # "<answer>X</answer> Hmm, wait ... Final answer: Y" reads Y
+        restated = [f for f in found if f.start >= change_of_mind.end()]
+        chosen = max(restated, key=lambda f: f.start, default=chosen)
+    return _clean(chosen.value) or None

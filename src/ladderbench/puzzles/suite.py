@@ -14,9 +14,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer
-from ladderbench.items import Item, Verdict
+from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.puzzles import registry
 from ladderbench.puzzles.base import Puzzle, instance_rng
 from ladderbench.ranges import format_ranges
@@ -103,9 +104,6 @@ def grade_puzzle(family: str, expected: str, response: str) -> Verdict:
 
 class PuzzleSuite:
     name = "puzzles"
-    rung = "tier"
-    group = "family"
-    baseline = None
 
     def __init__(
         self,
@@ -148,6 +146,9 @@ class PuzzleSuite:
 
     def grade(self, item: Item, response: str) -> Verdict:
         return grade_puzzle(item.family or "", item.expected, response)
+
+    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
+        return summarise(rows, rung="tier", group="family", samples=samples)
 
     def settings(self) -> dict[str, Any]:
         return {

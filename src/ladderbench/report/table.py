@@ -49,10 +49,51 @@ def _table(title: str, label: str, buckets: dict[str, Any], summary: dict[str, A
     return table
 
 
+def _live_tables(summary: dict[str, Any], who: str) -> list[Table]:
+    """Score tables for the live suite: tasks, categories, overall (each category weighs alike)."""
+
+    def interval(ci: list[float] | None) -> str:
+        return "-" if ci is None else f"{_pct(ci[0])}–{_pct(ci[1])}"
+
+    tasks = Table(title=f"live suite · {who} · per task", title_justify="left")
+    for name in ("task", "category", "n", "score", "95% CI", "perfect", "errors"):
+        tasks.add_column(name, justify="left" if name in ("task", "category") else "right")
+    for name, s in summary["byTask"].items():
+        tasks.add_row(
+            name,
+            s["category"],
+            str(s["n"]),
+            _pct(s["score"]),
+            interval(s["ci95"]),
+            str(s["perfect"]),
+            str(s["errors"]),
+        )
+    cats = Table(title="per category (mean of its tasks) and overall", title_justify="left")
+    for name in ("category", "tasks", "score", "95% CI"):
+        cats.add_column(name, justify="left" if name == "category" else "right")
+    for name, s in summary["byCategory"].items():
+        cats.add_row(name, str(s["tasks"]), _pct(s["score"]), interval(s["ci95"]))
+    overall = summary["overall"]
+    cats.add_row(
+        "overall",
+        str(overall["categories"]),
+        _pct(overall["score"]),
+        interval(overall["ci95"]),
+        end_section=True,
+    )
+    return [tasks, cats]
+
+
 def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
     """The run's tables and calibration checks, as printed after every run and by ``report``."""
     console = console or Console()
     who = f"{summary.get('adapter')}:{summary.get('model')}"
+    if "overall" in summary:
+        for table in _live_tables(summary, who):
+            console.print(table)
+        if summary.get("errors"):
+            console.print(f"[yellow]{summary['errors']} attempt(s) ended in an error[/yellow]")
+        return
     for key, label in RUNG_TITLES.items():
         if key in summary:
             title = f"{summary.get('suite')} suite · {who} · per {label}"

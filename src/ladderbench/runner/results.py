@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 
 from ladderbench.errors import UserError
 from ladderbench.items import ResultRow
+from ladderbench.jsonl import field_error, json_objects, read_text
 
 
 @dataclass
@@ -26,34 +28,20 @@ class Results:
     summary: dict[str, Any] | None = None
 
 
-def _field_error(path: Path, lineno: int, exc: ValidationError) -> UserError:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "row"
-    return UserError(f"{path}:{lineno}: field {where!r}: {err['msg']}")
-
-
 def parse_results(path: Path, text: str) -> Results:
     """Parse complete lines; a malformed one is a UserError naming file, line and field."""
     results = Results()
     seen: dict[tuple[str, int], int] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for lineno, obj in json_objects(path, text):
         if results.summary is not None:
             raise UserError(f"{path}:{lineno}: a row after the summary row; not a LadderBench file")
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            raise UserError(f"{path}:{lineno}: not valid JSON") from None
-        if not isinstance(obj, dict):
-            raise UserError(f"{path}:{lineno}: expected a JSON object")
         if obj.get("type") == "summary":
             results.summary = obj
             continue
         try:
             row = ResultRow.model_validate(obj)
         except ValidationError as exc:
-            raise _field_error(path, lineno, exc) from None
+            raise field_error(path, lineno, exc) from None
         if row.key in seen:
             raise UserError(
                 f"{path}:{lineno}: attempt {row.id!r} sample {row.sample} already at line "
@@ -66,13 +54,23 @@ def parse_results(path: Path, text: str) -> Results:
 
 def read_results(path: Path) -> Results:
     """Read a results file for a report; a torn last line (killed run) is ignored."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read results file {path}: {exc.strerror or exc}") from None
+    text = read_text(path)
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
     return parse_results(path, text)
+
+
+def iter_results(path: Path) -> Iterator[ResultRow]:
+    """Stream the attempt rows of a results file, validated one by one (bounded memory)."""
+    from ladderbench.analysis.digest import iter_objects
+
+    for lineno, obj in iter_objects(path):
+        if obj.get("type") == "summary":
+            continue
+        try:
+            yield ResultRow.model_validate(obj)
+        except ValidationError as exc:
+            raise field_error(path, lineno, exc) from None
 
 
 class ResultWriter:

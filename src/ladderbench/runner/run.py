@@ -11,7 +11,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
 from ladderbench.items import Completion, Item, ResultRow
 from ladderbench.models.base import ModelAdapter, Request, Sampling
@@ -172,23 +171,15 @@ async def run_suite(
             await attempts.one(*todo[0], first=True)
             workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
             await _drain(attempts, todo[1:], workers)
-        summary = summarise(
-            [*done_rows, *attempts.rows],
-            rung=suite.rung,
-            group=suite.group,
-            samples=config.samples,
-            baseline=suite.baseline,
-            extra={
-                "settings": {
-                    **adapter.settings(),
-                    **suite.settings(),
-                    "temperature": config.sampling.temperature,
-                    "maxTokens": config.sampling.max_tokens,
-                    "samples": config.samples,
-                },
-                "elapsedS": round(time.perf_counter() - started, 3),
-            },
-        )
+        summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
+        summary["settings"] = {
+            **adapter.settings(),
+            **suite.settings(),
+            "temperature": config.sampling.temperature,
+            "maxTokens": config.sampling.max_tokens,
+            "samples": config.samples,
+        }
+        summary["elapsedS"] = round(time.perf_counter() - started, 3)
         writer.write_summary(summary)
         return summary
     finally:

@@ -6,14 +6,15 @@ change a level's score without anyone noticing.
 
 from __future__ import annotations
 
-import json
 import re
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ladderbench.errors import UserError
+from ladderbench.jsonl import field_error, json_objects, read_text
 
 LETTERS = "ABCD"
 LEVEL_FILE = re.compile(r"^level(\d+)_([a-z0-9_-]+)\.jsonl$")
@@ -42,7 +43,7 @@ class Question(BaseModel):
     category: str = Field(min_length=1)
     question: str = Field(min_length=1)
     choices: tuple[str, ...]
-    answer: str = Field(pattern=r"^[ABCD]$")
+    answer: Literal["A", "B", "C", "D"]
     check: str | None = None
 
     @field_validator("choices")
@@ -86,38 +87,22 @@ def level_files(data_dir: Path) -> dict[int, Path]:
     return dict(sorted(files.items()))
 
 
-def _describe(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "line"
-    msg = err["msg"].removeprefix("Value error, ")
-    if err["loc"][:1] == ("choices",) and err["type"] != "value_error":
-        msg = "must be a list of exactly 4 strings"
-    elif err["type"] == "string_pattern_mismatch" and loc == "answer":
-        msg = "must be one of A, B, C, D"
-    elif err["type"] == "extra_forbidden":
-        msg = "unknown field (allowed: id, level, category, question, choices, answer, check)"
-    return f"field {loc!r}: {msg}"
+HINTS = {
+    "extra_forbidden": "unknown field; allowed: "
+    "id, level, category, question, choices, answer, check",
+    "literal_error": "must be one of A, B, C, D",
+    "string_type": "must be a string",
+    "tuple_type": "must be a list of exactly 4 strings",
+}
 
 
 def load_level_file(path: Path, level: int) -> list[Question]:
     questions: list[Question] = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({exc})") from None
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as exc:
-            raise UserError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
-        if not isinstance(obj, dict):
-            raise UserError(f"{path}:{lineno}: expected a JSON object")
+    for lineno, obj in json_objects(path, read_text(path)):
         try:
             question = Question.model_validate(obj)
         except ValidationError as exc:
-            raise UserError(f"{path}:{lineno}: {_describe(exc)}") from None
+            raise field_error(path, lineno, exc, HINTS) from None
         if question.level != level:
             raise UserError(
                 f"{path}:{lineno}: field 'level': {question.level} in a level-{level} file"

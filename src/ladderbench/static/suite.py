@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
 from ladderbench.grading.choice import grade_choice
-from ladderbench.items import Item, Verdict
+from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.static.loader import LETTERS, Question, default_data_dir, load_questions
 from ladderbench.suites import register_suite
 
@@ -67,9 +68,7 @@ def select(
 
 class StaticSuite:
     name = "static"
-    rung = "level"
-    group = "category"
-    baseline = 0.25
+    baseline = 0.25  # a uniform guess among four options
 
     def __init__(
         self,
@@ -87,6 +86,11 @@ class StaticSuite:
 
     def grade(self, item: Item, response: str) -> Verdict:
         return grade_choice(response, item.choices, item.expected)
+
+    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
+        return summarise(
+            rows, rung="level", group="category", samples=samples, baseline=self.baseline
+        )
 
     def settings(self) -> dict[str, Any]:
         return {

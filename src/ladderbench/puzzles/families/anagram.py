@@ -97,6 +97,28 @@ Letters: {letters}
 Write the word in lower case inside <answer></answer> tags, for example: <answer>planet</answer>"""
 
 
+# A short sentence that names the word: "The word is X", "The answer: X", "It's X", "I think
+# it is X". Only the text after it is read, and it must still be a single word.
+_LEAD_IN = re.compile(
+    r"(?:(?:so|well|ok|okay|i\s+think|i\s+believe)\s*,?\s+)?"
+    r"(?:(?:the\s+|my\s+)?(?:final\s+|correct\s+|unscrambled\s+|hidden\s+)?"
+    r"(?:answer|word|solution)(?:\s+is\b|\s*[:=])"
+    r"|it(?:['\u2019]s|\s+is|\s+must\s+be)|that(?:['\u2019]s|\s+is)|this\s+is)"
+    r"\s*:?\s*",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"(?:an?|the)\s+(?=[^\W\d_]{2,}\W*$)", re.IGNORECASE)
+# Two runs of two or more letters with a space between: more than one word.
+_SEVERAL_WORDS = re.compile(r"[^\W\d_]{2,}\W*\s+\W*[^\W\d_]{2,}")
+_QUOTES = "\"'`.!\u201c\u201d\u2018\u2019"
+
+
+def _word(text: str) -> str | None:
+    """Letters only, lower case; spaces and hyphens between letters ("T-I-G-E-R") are dropped."""
+    cleaned = re.sub(r"[\s\-]+", "", text.strip().strip(_QUOTES)).lower()
+    return cleaned if re.fullmatch(r"[a-z]+", cleaned) else None
+
+
 @register
 class AnagramFamily(Family):
     """Unscramble a common word from its letters and a category clue."""
@@ -123,5 +145,18 @@ class AnagramFamily(Family):
         return Puzzle(prompt, word)
 
     def normalise(self, text: str) -> str | None:
-        cleaned = re.sub(r"[\s\-]+", "", text.strip().strip("\"'`.!\u201c\u201d")).lower()
-        return cleaned if re.fullmatch(r"[a-z]+", cleaned) else None
+        """The word in lower case, or None when the text is not one candidate word.
+
+        A short sentence naming the word ("The word is pepper.", "It's a tiger") reads as the
+        word it names; any other text must be the word alone (quotes, a final full stop, spaces
+        or hyphens between its letters allowed).
+        """
+        if not isinstance(text, str):
+            return None
+        lead_in = _LEAD_IN.match(text.strip())
+        if lead_in:
+            rest = _ARTICLE.sub("", text.strip()[lead_in.end() :].strip(), count=1)
+            if _SEVERAL_WORDS.search(rest):
+                return None  # "The word is papaya or guava": not one word
+            return _word(rest)
+        return _word(text)

@@ -193,6 +193,12 @@ def normalise_integer(text: str) -> str | None:
     return f"-{digits}" if match["sign"] == "-" and digits != "0" else digits
 
 
+# The working of an equation: numbers, operators and brackets only ("14 - 20 + 136").
+_WORKING = re.compile(r"[\d\s+\-*/x\u00d7\u00f7\u2212\u22c5\u00b7().,\[\]^]*", re.IGNORECASE)
+# Relations that are not an equality: what follows them is not the result.
+_NOT_EQUAL = re.compile(r"[!<>\u2260\u2248\u2264\u2265~]")
+
+
 @register
 class ArithmeticFamily(Family):
     """Evaluate an integer arithmetic expression."""
@@ -223,4 +229,13 @@ class ArithmeticFamily(Family):
         raise RuntimeError(f"arithmetic tier {tier}: no expression within bounds")
 
     def normalise(self, text: str) -> str | None:
+        """The integer; an equation ("14 - 20 + 136 = 130") reads as the number after its last
+        '=', when that is a single number and everything before it is arithmetic working."""
+        if not isinstance(text, str):
+            return None
+        if "=" in text and not _NOT_EQUAL.search(text):
+            *working, result = re.split(r"==?", text)
+            if not all(_WORKING.fullmatch(part) for part in working):
+                return None
+            return normalise_integer(result)
         return normalise_integer(text)

@@ -196,7 +196,10 @@ def _line(ins: Instruction) -> str:
 
 
 _PAIR = re.compile(r"""["']?([A-Da-d])["']?\s*(?:=|:|is)\s*([+-]?[0-9]{1,9})\b""")
+# What may surround the pairs (separators, brackets), and what may join two of them: the same
+# with at most one "and" or "&" ("A=1, B=2, C=3 and D=4").
 _LEFTOVER = re.compile(r"[\s,;.{}()\[\]]*")
+_JOIN = re.compile(r"[\s,;.{}()\[\]]*(?:(?:\band\b|&)[\s,;.{}()\[\]]*)?", re.IGNORECASE)
 
 
 @register
@@ -221,16 +224,22 @@ class RegisterVM(Family):
         raise RuntimeError(f"register_vm tier {tier}: no program in bounds")
 
     def normalise(self, text: str) -> str | None:
-        """``A=1,B=2,...`` in any order, with '=' or ':', any case, spaces, commas, newlines."""
+        """``A=1,B=2,...`` in any order, with '=' or ':', any case, spaces, commas, newlines.
+
+        Pairs may also be joined by "and" or "&" ("A=1, B=2, C=3 and D=4").
+        """
         if not isinstance(text, str):
             return None
         text = text.replace("\u2212", "-")
         values: dict[str, int] = {}
+        end = 0  # where the previous pair ended
         for m in _PAIR.finditer(text):
             reg = m.group(1).upper()
-            if reg in values:
+            gap = _JOIN if values else _LEFTOVER
+            if reg in values or not gap.fullmatch(text, end, m.start()):
                 return None
             values[reg] = int(m.group(2))
-        if set(values) != set(REGISTERS) or not _LEFTOVER.fullmatch(_PAIR.sub(" ", text)):
+            end = m.end()
+        if set(values) != set(REGISTERS) or not _LEFTOVER.fullmatch(text, end):
             return None
         return ",".join(f"{r}={values[r]}" for r in REGISTERS)

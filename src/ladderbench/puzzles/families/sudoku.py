@@ -203,6 +203,26 @@ def _example(n: int) -> str:
 # Digits plus the separators a reasonable answer may use; anything else is not a grid.
 _GRID_TEXT = re.compile(r"[0-9\s/,;|+.\-\[\]()'\"`]*")
 _SIZES = {16: 4, 36: 6, 81: 9}
+# A row label: "Row 1:", "row 2 -", "Row 3)" (the number, then a colon, dash, '=', '.' or ')').
+_ROW_LABEL = re.compile(r"\brow\s*(\d{1,2})\s*[:=.)\-]", re.IGNORECASE)
+
+
+def _unlabel(text: str) -> str | None:
+    """The text without its row labels, or None when they are not "Row 1".."Row n" in order,
+    each over exactly one row of n digits (n the number of labels)."""
+    labels = list(_ROW_LABEL.finditer(text))
+    if not labels:
+        return text
+    n = len(labels)
+    if [int(m.group(1)) for m in labels] != list(range(1, n + 1)):
+        return None
+    cuts = [m.start() for m in labels] + [len(text)]
+    rows = [text[m.end() : cut] for m, cut in zip(labels, cuts[1:], strict=True)]
+    if any(ch.isdigit() for ch in text[: cuts[0]]):
+        return None
+    if any(sum("0" <= ch <= "9" for ch in row) != n for row in rows):
+        return None
+    return text[: cuts[0]] + "\n".join(rows)
 
 
 @register
@@ -231,8 +251,14 @@ class Sudoku(Family):
         raise RuntimeError(f"sudoku tier {tier}: no unique puzzle in {_MAX_ATTEMPTS} attempts")
 
     def normalise(self, text: str) -> str | None:
-        """Digits in reading order, any separators; the digit count fixes the size (16/36/81)."""
-        if not isinstance(text, str) or not _GRID_TEXT.fullmatch(text):
+        """Digits in reading order, any separators; the digit count fixes the size (16/36/81).
+
+        Rows may carry labels ("Row 1: 4213"), numbered 1..n in order, one label per row.
+        """
+        if not isinstance(text, str):
+            return None
+        text = _unlabel(text)
+        if text is None or not _GRID_TEXT.fullmatch(text):
             return None
         digits = [ch for ch in text if "0" <= ch <= "9"]
         n = _SIZES.get(len(digits))

@@ -134,6 +134,21 @@ _FILLER = {"the", "box", "boxes", "then", "and"}
 _ORDER_TEXT = re.compile(r"[A-Za-z\s,;.]*")
 
 
+def _spellings(palette: tuple[str, ...]) -> dict[str, str]:
+    """Each accepted spelling of a palette colour, mapped to the palette's own name.
+
+    "gray" and "grey" read as one colour only when the palette holds just one of them.
+    """
+    spellings = {name: name for name in palette}
+    for a, b in (("grey", "gray"), ("gray", "grey")):
+        if a in palette and b not in palette:
+            spellings[b] = a
+    return spellings
+
+
+_COLOUR_NAMES = _spellings(COLOURS)
+
+
 @register
 class WeightedOrdering(Family):
     name = "weighted_ordering"
@@ -176,9 +191,13 @@ class WeightedOrdering(Family):
     def normalise(self, text: str) -> str | None:
         """Colours in order, any case, separated by commas, semicolons, spaces, 'then' or 'and'.
 
-        '<' and '>' are not accepted: their direction would be ambiguous.
+        Every other word must be a colour of the palette (``COLOURS``), so a sentence such as
+        a refusal is no answer rather than a wrong list. '<' and '>' are not accepted: their
+        direction would be ambiguous.
         """
         if not isinstance(text, str) or not _ORDER_TEXT.fullmatch(text):
             return None
         words = [w for w in re.split(r"[\s,;.]+", text.lower()) if w and w not in _FILLER]
-        return ", ".join(words) if words else None
+        if not words or any(w not in _COLOUR_NAMES for w in words):
+            return None
+        return ", ".join(_COLOUR_NAMES[w] for w in words)

@@ -1,0 +1,1 @@
+"""The live suite: contamination-limited tasks generated fresh for each dated release."""

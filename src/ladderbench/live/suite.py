@@ -1,0 +1,87 @@
+"""The live suite: the questions active at a release, scored against ground truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ladderbench.analysis.live import live_summary
+from ladderbench.errors import UserError
+from ladderbench.grading.extract import extract_answer
+from ladderbench.items import Item, ResultRow, Verdict
+from ladderbench.live.registry import get_task
+from ladderbench.live.release import Store, check_date
+from ladderbench.suites import register_suite
+
+
+class LiveSuite:
+    name = "live"
+
+    def __init__(
+        self,
+        root: Path,
+        release: str | None = None,
+        names: list[str] | None = None,
+        categories: list[str] | None = None,
+        limit: int | None = None,
+    ) -> None:
+        store = Store.load(root)
+        self.root = root
+        self.release = check_date(release) if release else store.latest
+        records = store.active(self.release)
+        if names:
+            unknown = sorted(set(names) - set(store.categories))
+            if unknown:
+                raise UserError(f"--tasks: {unknown[0]!r} is not in {root}")
+            records = [r for r in records if r["task"] in names]
+        if categories:
+            records = [r for r in records if r["category"] in categories]
+        if limit is not None:
+            taken: dict[str, int] = {}
+            kept = []
+            for record in records:
+                if taken.get(record["task"], 0) < limit:
+                    taken[record["task"]] = taken.get(record["task"], 0) + 1
+                    kept.append(record)
+            records = kept
+        if not records:
+            raise UserError(f"{root}: no live questions active at {self.release} in this selection")
+        self.records = {r["question_id"]: r for r in records}
+
+    def items(self) -> list[Item]:
+        return [
+            Item(
+                id=qid,
+                prompt=record["prompt"],
+                expected=record["ground_truth"],
+                reference=get_task(record["task"]).reference(record),
+                category=record["category"],
+                task=record["task"],
+            )
+            for qid, record in self.records.items()
+        ]
+
+    def grade(self, item: Item, response: str) -> Verdict:
+        record = self.records[item.id]
+        score = get_task(record["task"]).score(record, response)
+        return Verdict(extracted=extract_answer(response), score=score, passed=score >= 1.0)
+
+    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
+        return live_summary(rows, samples)
+
+    def settings(self) -> dict[str, Any]:
+        return {"liveDir": str(self.root), "release": self.release, "questions": len(self.records)}
+
+
+@register_suite("live")
+def live_suite(
+    live_dir: Path | None = None,
+    release: str | None = None,
+    tasks: list[str] | None = None,
+    categories: list[str] | None = None,
+    limit: int | None = None,
+    **_: Any,
+) -> LiveSuite:
+    if live_dir is None:
+        raise UserError("--suite live needs --live-dir DIR (made by 'ladderbench live build')")
+    return LiveSuite(live_dir, release, tasks, categories, limit)

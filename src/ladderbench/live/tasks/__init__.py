@@ -1,0 +1,31 @@
+"""The built-in live tasks; importing this package registers all of them."""
+
+from ladderbench.live.tasks import (
+    amps_hard,
+    column_type,
+    competition,
+    connections,
+    navigation,
+    plot_unscrambling,
+    proof_order,
+    table_join,
+    table_reformat,
+    typos,
+    web_of_lies,
+    zebra,
+)
+
+__all__ = [
+    "amps_hard",
+    "column_type",
+    "competition",
+    "connections",
+    "navigation",
+    "plot_unscrambling",
+    "proof_order",
+    "table_join",
+    "table_reformat",
+    "typos",
+    "web_of_lies",
+    "zebra",
+]

@@ -1,0 +1,312 @@
+"""column_type: the column re-derived from the sample by recognisers written here; exact match."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from faker.providers.address.en_US import Provider as AddressProvider
+from faker.providers.job.en_US import Provider as JobProvider
+from faker.providers.person.en_US import Provider as PersonProvider
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.errors import UserError
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.registry import get_task
+from ladderbench.live.tasks import _tables as vocab
+from ladderbench.live.tasks.column_type import SUBTASKS, ColumnType, ColumnTypeConfig
+
+TASK = ColumnType()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
+    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+QUESTIONS = [make(i) for i in INDICES]
+RECORDS = [record(q) for q in QUESTIONS]
+
+
+# ------------------------------------------------------------ recognisers, one per column
+
+FIRST = set(PersonProvider.first_names)
+JOBS = set(JobProvider.jobs)
+COUNTRIES = set(AddressProvider.countries)
+CITY_PREFIXES = tuple(p + " " for p in AddressProvider.city_prefixes)
+CITY_SUFFIXES = tuple(AddressProvider.city_suffixes)
+
+
+def text(pattern: str) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, str) and re.fullmatch(pattern, v) is not None
+
+
+def one_of(values) -> Callable[[object], bool]:
+    allowed = set(values)
+    return lambda v: v in allowed
+
+
+def whole(lo: int, hi: int) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, int) and lo <= v <= hi
+
+
+def decimal(lo: float, hi: float) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, float) and lo <= v <= hi
+
+
+def iso_date(v: object) -> bool:
+    try:
+        return isinstance(v, str) and dt.date.fromisoformat(v).isoformat() == v
+    except ValueError:
+        return False
+
+
+def city(v: object) -> bool:
+    return isinstance(v, str) and (v.startswith(CITY_PREFIXES) or v.endswith(CITY_SUFFIXES))
+
+
+def first_last(v: object) -> bool:
+    return isinstance(v, str) and len(v.split(" ")) == 2 and v.split(" ")[0] in FIRST
+
+
+def last_first(v: object) -> bool:
+    return isinstance(v, str) and len(v.split(", ")) == 2 and v.split(", ")[1] in FIRST
+
+
+def company(v: object) -> bool:
+    return isinstance(v, str) and bool(
+        re.fullmatch(
+            r"{n} (Inc|and Sons|LLC|Group|PLC|Ltd)|{n}-{n}|{n}, {n} and {n}".format(
+                n=r"[A-Z][\w']+"
+            ),
+            v,
+        )
+    )
+
+
+def title(v: object) -> bool:
+    return isinstance(v, str) and bool(
+        re.fullmatch(r"The \w+ \w+|\w+, \w+ and \w+|Letters to \"\w+ \w+\"|\w+: A \w+ Story", v)
+    )
+
+
+DATES = ("birth_date", "member_since", "order_date", "ship_date", "released", "date")
+RECOGNISE: dict[str, Callable[[object], bool]] = {
+    **{name: iso_date for name in DATES},
+    "person_id": text(r"P-\d{4}"),
+    "full_name": first_last,
+    "email": text(r"[^@\s]+@[^@\s]+\.[a-z]+"),
+    "city": city,
+    "job": one_of(JOBS),
+    "address": text(r".+, .*[A-Z]{2} \d{5}"),
+    "height_cm": whole(150, 200),
+    "weight_kg": decimal(0.05, 130),
+    "annual_income": whole(18000, 250000),
+    "order_id": text(r"ORD-\d{5}"),
+    "customer": last_first,
+    "author": last_first,
+    "product": one_of(vocab.PRODUCTS),
+    "product_name": one_of(vocab.PRODUCTS),
+    "quantity": whole(1, 24),
+    "unit_price": decimal(2, 400),
+    "total": decimal(2, 9600),
+    "status": one_of(vocab.ORDER_STATUSES + vocab.FLIGHT_STATUSES),
+    "country": one_of(COUNTRIES),
+    "sku": text(r"SKU-\d{5}"),
+    "category": one_of(vocab.PRODUCT_CATEGORIES),
+    "brand": company,
+    "publisher": company,
+    "price": decimal(1, 900),
+    "stock": whole(0, 500),
+    "rating": decimal(1, 5),
+    "discontinued": one_of(("yes", "no")),
+    "flight_no": text(r"[A-Z]{2}\d{3,4}"),
+    "airline": one_of(name for _, name in vocab.AIRLINES),
+    "origin": text(r"[A-Z]{3}"),
+    "destination": text(r"[A-Z]{3}"),
+    "aircraft": one_of(vocab.AIRCRAFT),
+    "departure": text(r"\d{4}-\d\d-\d\d \d\d:\d\d"),
+    "duration_min": whole(45, 960),
+    "distance_km": whole(1000, 15000),
+    "fare": decimal(39, 2500),
+    "gate": text(r"[A-F]\d{1,2}"),
+    "reading_id": text(r"W-\d{6}"),
+    "station": lambda v: isinstance(v, str) and bool(re.fullmatch(r".+, [A-Z]{2}", v)),
+    "temp_max_c": decimal(-5, 38),
+    "temp_min_c": decimal(-17, 36),
+    "humidity_pct": whole(15, 100),
+    "precip_mm": decimal(0, 60),
+    "wind_kph": decimal(0, 90),
+    "conditions": one_of(vocab.CONDITIONS),
+    "isbn": text(r"978-[\d-]{13}"),
+    "title": title,
+    "year": whole(1950, 2025),
+    "pages": whole(90, 1200),
+    "genre": one_of(vocab.GENRES),
+}
+
+
+def read_prompt(prompt: str) -> tuple[list, list[str]]:
+    values = json.loads(re.search(r"numbers without\):\n\n(.*?)\n\n", prompt, re.S).group(1))
+    candidates = re.findall(r"^- (.+)$", prompt, re.M)
+    return values, candidates
+
+
+def test_column_rederived_from_prompt() -> None:
+    for q, rec in zip(QUESTIONS, RECORDS):
+        values, candidates = read_prompt(q.prompt)
+        assert values == rec["values"] and candidates == rec["candidates"]
+        assert 5 <= len(values) <= 10 and q.ground_truth in candidates
+        fits = [c for c in candidates if all(RECOGNISE[c](v) for v in values)]
+        assert fits == [q.ground_truth], (fits, values)
+
+
+def test_questions_vary() -> None:
+    assert {q.subtask for q in QUESTIONS} == set(SUBTASKS)
+    assert len({q.ground_truth for q in QUESTIONS}) >= 25
+    assert min(len(r["candidates"]) for r in RECORDS) >= 4
+
+
+def test_reference_scores_one() -> None:
+    for rec in RECORDS:
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+
+
+# ------------------------------------------------------------ formats and near misses
+
+
+def test_reasonable_formats_score_one() -> None:
+    rec = next(r for r in RECORDS if "_" in r["ground_truth"])
+    gold = rec["ground_truth"]
+    for reply in (
+        f"<solution>{gold}</solution>",
+        f"<solution> `{gold}` </solution>",
+        f"<solution>**{gold.upper()}**</solution>",
+        f"<solution>{gold.replace('_', ' ')}</solution>",
+        f'<solution>"{gold}"</solution>',
+        f"<solution>The values come from the {gold} column.</solution>",
+        f"Looking at the values... Answer: {gold}",
+        f"<think>not {rec['candidates'][0]}?</think>\n\\boxed{{{gold}}}",
+        f"{gold}",
+    ):
+        assert TASK.score(rec, reply) == 1.0, reply
+
+
+def test_wrong_answers_score_zero() -> None:
+    for rec in RECORDS:
+        gold = rec["ground_truth"]
+        other = next(c for c in rec["candidates"] if c != gold)
+        for reply in (
+            f"<solution>{other}</solution>",
+            f"<solution>{gold}</solution> Hmm, no: <solution>{other}</solution>",
+            f"<solution>either {gold} or {other}</solution>",
+            f"<solution>{gold}x</solution>",
+            "<solution></solution>",
+            "I am not sure.",
+        ):
+            assert TASK.score(rec, reply) == 0.0, reply
+
+
+def test_longest_mention_wins() -> None:
+    rec = {"ground_truth": "order_date", "candidates": ["order_date", "date", "total"]}
+    assert TASK.score(rec, "<solution>it is order date</solution>") == 1.0
+    assert TASK.score(rec, "<solution>date</solution>") == 0.0
+
+
+# ------------------------------------------------------------ sources
+
+SOURCE_CSV = """\
+city,country,population,area_km2,founded,mayor,code
+Paris,France,2102650,105.4,0250-01-01,"Hidalgo, Anne",FR-75
+Berlin,Germany,3850809,891.7,1237-01-01,"Wegner, Kai",DE-11
+Madrid,Spain,3332035,604.3,0865-01-01,"Almeida, José Luis",ES-28
+Rome,Italy,2748109,1285.0,0753-04-21,"Gualtieri, Roberto",IT-58
+Vienna,Austria,1982097,414.8,1155-01-01,"Ludwig, Michael",AT-9
+Lisbon,Portugal,545796,100.1,1179-01-01,"Moedas, Carlos",PT-11
+"""
+
+
+def test_sources_are_drawn_from() -> None:
+    sources = Sources(tables={"cities.csv": SOURCE_CSV})
+    seen = set()
+    for i in range(24):
+        q = make(i, sources=sources)
+        rec = record(q)
+        assert rec["table_name"] == "cities.csv"
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+        # city and country share a shape ("Aa"): one is never offered for the other.
+        if q.ground_truth in ("city", "country"):
+            assert not {"city", "country"} <= set(rec["candidates"])
+        seen.add(q.ground_truth)
+    assert {"city", "population", "code"} <= seen
+
+
+def test_sources_without_a_usable_column() -> None:
+    same = "a,b\nx,y\nz,w\nq,r\n"  # two text columns of one shape, too few values
+    with pytest.raises(UserError, match="no table has a column"):
+        make(0, sources=Sources(tables={"same.csv": same}))
+    with pytest.raises(UserError, match=r"bad\.csv: .*at least 3 rows"):
+        make(0, sources=Sources(tables={"bad.csv": "a,b\n1,2\n"}))
+
+
+# ------------------------------------------------------------ determinism and robustness
+
+
+def digest() -> str:
+    h = hashlib.sha256()
+    for i in range(16):
+        q = make(i)
+        h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields]).encode())
+    return h.hexdigest()
+
+
+def test_deterministic() -> None:
+    assert make(7) == make(7)
+    assert make(7) != make(8)
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    code = "import test_column_type as t; print(t.digest())"
+    env = {**os.environ, "PYTHONHASHSEED": "777"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == digest()
+
+
+def test_another_release_gives_other_questions() -> None:
+    other = [make(i, release="2027-01-01").prompt for i in range(16)]
+    assert not set(other) & {q.prompt for q in QUESTIONS[:16]}
+
+
+def test_registered() -> None:
+    assert get_task("column_type").category == "data_analysis"
+
+
+def test_bad_config() -> None:
+    with pytest.raises(ValueError, match="min_values"):
+        ColumnTypeConfig(min_values=12, max_values=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_score_never_raises(answer: str) -> None:
+    rec = RECORDS[0]
+    for reply in (answer, f"<solution>{answer}</solution>"):
+        assert 0.0 <= TASK.score(rec, reply) <= 1.0

@@ -1,0 +1,453 @@
+"""competition: every answer is re-derived by brute force from the numbers in the prompt."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import os
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.tasks.competition import TEMPLATES, Competition, parse_number
+
+TASK = Competition()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return TASK.generate(question_rng(release, "competition", index), Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+def ints(pattern: str, prompt: str) -> list[int]:
+    m = re.search(pattern, prompt)
+    assert m, (pattern, prompt)
+    return [int(g) for g in m.groups()]
+
+
+# ---------------------------------------------------------------- brute-force solvers
+
+
+def solve_divisibility_count(p: str) -> Fraction:
+    n, a, b, c = ints(
+        r"1 ≤ n ≤ (\d+) are divisible by exactly one of the numbers (\d+), (\d+) "
+        r"and (\d+)\?",
+        p,
+    )
+    return Fraction(
+        sum(1 for k in range(1, n + 1) if (k % a == 0) + (k % b == 0) + (k % c == 0) == 1)
+    )
+
+
+def solve_crt(p: str) -> Fraction:
+    floor, r1, m1, r2, m2, r3, m3 = ints(
+        r"greater than (\d+) that leaves a remainder of (\d+) when divided by (\d+), a "
+        r"remainder of (\d+) when divided by (\d+), and a remainder of (\d+) when divided by "
+        r"(\d+)\.",
+        p,
+    )
+    k = floor + 1
+    while not (k % m1 == r1 and k % m2 == r2 and k % m3 == r3):
+        k += 1
+    return Fraction(k)
+
+
+def solve_committee(p: str) -> Fraction:
+    men, women, k = ints(r"has (\d+) men and (\d+) women\. A committee of (\d+) members", p)
+    min_w, min_m = ints(r"at least (\d+) wom[ae]n and at least (\d+) m[ae]n", p)
+    people = [f"man{i}" for i in range(men)] + [f"woman{i}" for i in range(women)]
+    named = {"Alex": "man0", "Dev": "man1", "Blair": "woman0", "Cora": "woman1"}
+    feud = re.search(r"(?:Two|One) of the .*? refuse to serve", p).group()
+    pair = {named[name] for name in named if name in feud}
+    assert len(pair) == 2
+    count = 0
+    for group in itertools.combinations(people, k):
+        w = sum(1 for person in group if person.startswith("woman"))
+        if w >= min_w and k - w >= min_m and not pair <= set(group):
+            count += 1
+    return Fraction(count)
+
+
+def solve_marbles(p: str) -> Fraction:
+    red, blue, green, k, j = ints(
+        r"(\d+) red, (\d+) blue and (\d+) green marbles\. (\d+) marbles are drawn.*exactly "
+        r"(\d+) of",
+        p,
+    )
+    bag = ["r"] * red + ["b"] * blue + ["g"] * green
+    good = total = 0
+    for draw in itertools.combinations(range(len(bag)), k):
+        colours = [bag[i] for i in draw]
+        total += 1
+        good += colours.count("r") == j and "g" in colours
+    return Fraction(good, total)
+
+
+def solve_dice_sum(p: str) -> Fraction:
+    m = re.search(
+        r"(\d+) fair (\d+)-sided dice.*? the sum of the numbers shown is (\d+)\?", p, re.S
+    )
+    n, s, target = (int(g) for g in m.groups())
+    (banned,) = ints(r"no die shows a (\d+) and", p)
+    good = sum(
+        1
+        for roll in itertools.product(range(1, s + 1), repeat=n)
+        if banned not in roll and sum(roll) == target
+    )
+    return Fraction(good, s**n)
+
+
+def solve_power_sum(p: str) -> Fraction:
+    m = re.search(r"a \+ b = (-?\d+) and a\^2 \+ b\^2 = (\d+)\. Find the value of a\^(\d+)", p)
+    total, squares, n = (int(g) for g in m.groups())
+    a, b = sp.symbols("a b")
+    solutions = sp.solve([a + b - total, a**2 + b**2 - squares], [a, b], dict=True)
+    values = {sp.nsimplify(sp.expand(s[a] ** n + s[b] ** n)) for s in solutions}
+    assert len(values) == 1
+    value = sp.Rational(values.pop())
+    return Fraction(int(value.p), int(value.q))
+
+
+def solve_lattice_paths(p: str) -> Fraction:
+    m, n, a, b, c, d = ints(
+        r"from \(0, 0\) to \((\d+), (\d+)\).*through the point \((\d+), (\d+)\) but do not "
+        r"pass through the point \((\d+), (\d+)\)\?",
+        p,
+    )
+    count = 0
+    for rights in itertools.combinations(range(m + n), m):
+        x = y = 0
+        visited = {(0, 0)}
+        right_steps = set(rights)
+        for step in range(m + n):
+            if step in right_steps:
+                x += 1
+            else:
+                y += 1
+            visited.add((x, y))
+        count += (a, b) in visited and (c, d) not in visited
+    return Fraction(count)
+
+
+def solve_square_divisors(p: str) -> Fraction:
+    (n,) = ints(r"Let N = (\d+)\.", p)
+    square = n * n
+    return Fraction(sum(1 for d in range(1, n) if square % d == 0 and n % d != 0))
+
+
+def solve_coin_runs(p: str) -> Fraction:
+    n, k = ints(r"flipped (\d+) times\. .*exactly (\d+) of the flips are heads", p)
+    m = re.search(r"lands heads with probability (\d+)/(\d+)", p)
+    heads = Fraction(int(m.group(1)), int(m.group(2))) if m else Fraction(1, 2)
+    assert m or p.startswith("A fair coin")
+    banned = "HHH" if "three heads occur" in p else "HH"
+    total = Fraction(0)
+    for flips in itertools.product("HT", repeat=n):
+        if flips.count("H") == k and banned not in "".join(flips):
+            total += heads**k * (1 - heads) ** (n - k)
+    return total
+
+
+def solve_digit_sum(p: str) -> Fraction:
+    d, top, target = ints(
+        r"How many (\d+)-digit .* every digit between 1 and (\d+) inclusive, .* sum to (\d+)\?", p
+    )
+    parity = 1 if "integers are odd" in p else 0
+    assert parity or "integers are even" in p
+    count = 0
+    for value in range(10 ** (d - 1), 10**d):
+        digits = [int(c) for c in str(value)]
+        if value % 2 == parity and min(digits) >= 1 and max(digits) <= top:
+            count += sum(digits) == target
+    return Fraction(count)
+
+
+def solve_arithmetic_sequence(p: str) -> Fraction:
+    i, u, j, v, n = ints(
+        r"term number (\d+) is (-?\d+) and term number (\d+) is (-?\d+)\. What is the sum of "
+        r"the first (\d+) terms",
+        p,
+    )
+    a, d = sp.symbols("a d")
+    sol = sp.solve([a + (i - 1) * d - u, a + (j - 1) * d - v], [a, d])
+    total = sum(sol[a] + k * sol[d] for k in range(n))
+    total = sp.Rational(total)
+    return Fraction(int(total.p), int(total.q))
+
+
+def solve_dice_order(p: str) -> Fraction:
+    (s,) = ints(r"A fair (\d+)-sided die", p)
+    m = re.search(r"rolled (two|three|four) times\. .*expected value of (.*) of the \w+ numbers", p)
+    rolls = {"two": 2, "three": 3, "four": 4}[m.group(1)]
+    pick = {
+        "the largest": max,
+        "the smallest": min,
+        "the middle": lambda r: sorted(r)[1],
+        "the difference between the largest and the smallest": lambda r: max(r) - min(r),
+    }[m.group(2)]
+    total = sum(pick(roll) for roll in itertools.product(range(1, s + 1), repeat=rolls))
+    return Fraction(total, s**rolls)
+
+
+SOLVERS = {
+    "divisibility_count": solve_divisibility_count,
+    "crt": solve_crt,
+    "committee": solve_committee,
+    "marbles": solve_marbles,
+    "dice_sum": solve_dice_sum,
+    "power_sum": solve_power_sum,
+    "lattice_paths": solve_lattice_paths,
+    "square_divisors": solve_square_divisors,
+    "coin_runs": solve_coin_runs,
+    "digit_sum": solve_digit_sum,
+    "arithmetic_sequence": solve_arithmetic_sequence,
+    "dice_order": solve_dice_order,
+}
+
+
+# ---------------------------------------------------------------- ground truth
+
+
+def test_at_least_eight_templates_and_all_have_a_solver() -> None:
+    assert len(TEMPLATES) >= 8
+    assert set(SOLVERS) == set(TEMPLATES)
+
+
+def test_ground_truth_rederived_from_prompt() -> None:
+    seen = set()
+    for i in INDICES:
+        q = make(i)
+        seen.add(q.subtask)
+        assert SOLVERS[q.subtask](q.prompt) == Fraction(q.ground_truth), (i, q.prompt)
+    assert len(seen) >= 10  # 64 questions cover nearly every template
+
+
+@pytest.mark.parametrize("subtask", sorted(TEMPLATES))
+def test_every_template_rederived(subtask: str) -> None:
+    """Three questions per template, drawn straight from the template."""
+    import random
+
+    for seed in range(3):
+        problem, answer = TEMPLATES[subtask](random.Random(seed), TASK.config)
+        assert SOLVERS[subtask](problem) == answer, problem
+
+
+def test_reference_scores_one() -> None:
+    for i in INDICES:
+        q = make(i)
+        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+
+
+# ---------------------------------------------------------------- formats
+
+
+def test_alternative_formats_score_one() -> None:
+    for i in INDICES:
+        q = make(i)
+        value = Fraction(q.ground_truth)
+        num, den = value.numerator, value.denominator
+        variants = [f"The answer is {q.ground_truth}.", f"$\\boxed{{{q.ground_truth}}}$"]
+        if den == 1:
+            variants += [f"<solution>{num:,}</solution>", f"<solution>{num} ways</solution>"]
+        else:
+            sign = "-" if num < 0 else ""
+            variants += [
+                f"<solution>{sign}\\frac{{{abs(num)}}}{{{den}}}</solution>",
+                f"<solution>$\\dfrac{{{num}}}{{{den}}}$</solution>",
+                f"<solution>{3 * num}/{3 * den}</solution>",
+                f"<solution>P = {num}/{den} \\approx {float(value):.4f}</solution>",
+            ]
+            if 10**6 % den == 0:  # a terminating decimal is an exact equivalent
+                variants.append(f"<solution>{float(value)}</solution>")
+        for text in variants:
+            assert TASK.score(record(q), text) == 1.0, (text, q.ground_truth)
+
+
+def test_wrong_answers_score_zero() -> None:
+    for i in INDICES:
+        q = make(i)
+        value = Fraction(q.ground_truth)
+        wrong = [value + 1, value - 1, -value if value else Fraction(1), value * 2]
+        for w in wrong:
+            assert TASK.score(record(q), f"<solution>{w}</solution>") == 0.0
+        if value.denominator > 1:
+            rounded = f"{float(value):.6f}"
+            if Fraction(rounded) != value:
+                assert TASK.score(record(q), f"<solution>{rounded}</solution>") == 0.0
+            flipped = str(1 / value) if value else "1"
+            if Fraction(flipped) != value:
+                assert TASK.score(record(q), f"<solution>{flipped}</solution>") == 0.0
+        hedged = f"<solution>{value} or {value + 1}</solution>"
+        assert TASK.score(record(q), hedged) == 0.0
+        retracted = f"<solution>{value}</solution> Hmm, no: <solution>{value + 1}</solution>"
+        assert TASK.score(record(q), retracted) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("17/42", Fraction(17, 42)),
+        (r"\frac{17}{42}", Fraction(17, 42)),
+        (r"-\dfrac{17}{42}", Fraction(-17, 42)),
+        (r"\frac{-17}{42}", Fraction(-17, 42)),
+        ("34/84", Fraction(17, 42)),
+        ("1,234,567", Fraction(1234567)),
+        (r"1\,234", Fraction(1234)),
+        ("−3", Fraction(-3)),
+        ("0.25", Fraction(1, 4)),
+        ("25%", Fraction(1, 4)),
+        ("n = 42", Fraction(42)),
+        (r"\text{42 committees}", Fraction(42)),
+        ("17 / 42", Fraction(17, 42)),
+        (r"\frac12", Fraction(1, 2)),
+    ],
+)
+def test_parse_number_reads_common_forms(text: str, value: Fraction) -> None:
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "abc", "1/0", "3 - 1", "2^{10}", "17/42 or 5/6", "1 234", r"1\frac{1}{2}", "(17)(42)"],
+)
+def test_parse_number_refuses_non_answers(text: str) -> None:
+    assert parse_number(text) is None
+
+
+# ---------------------------------------------------------------- the grader ladder
+
+LADDER = (
+    Path(__file__).resolve().parents[2] / "src/ladderbench/probe/ladders/live.competition.jsonl"
+)
+
+
+def test_ladder_is_made_of_real_questions_and_passes_the_probe() -> None:
+    from ladderbench.probe import audit, gate, load_rungs, probe
+
+    rungs, warnings = load_rungs(LADDER)
+    assert warnings == []
+    for rung in rungs:
+        index = int(rung.case_id.split("/")[1])
+        assert rung.case_id == f"competition/{index}"
+        q = make(index)
+        assert rung.context == {**record(q), "question": q.prompt}
+    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.competition")
+    report = audit(ledger)
+    assert [c.case_id for c in report.cases if c.flat or c.inverted] == []
+    assert gate(ledger, report).passed
+    assert len(report.cases) >= 5
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def test_deterministic() -> None:
+    for index in (0, 1, 63):
+        again = TASK.generate(question_rng(RELEASE, "competition", index), Sources.empty())
+        assert again == make(index)
+    assert len({make(i).prompt for i in INDICES}) == len(INDICES)
+
+
+def test_other_release_gives_other_questions() -> None:
+    ours = {make(i).prompt for i in range(8)}
+    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
+    assert not ours & theirs
+
+
+def _digest(release: str) -> str:
+    h = hashlib.sha256()
+    for index in range(16):
+        q = make(index, release)
+        h.update(
+            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
+        )
+    return h.hexdigest()
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    code = (
+        "import hashlib\n"
+        "from ladderbench.live.base import Sources, question_rng\n"
+        "from ladderbench.live.tasks.competition import Competition\n"
+        "t = Competition(); h = hashlib.sha256()\n"
+        "for index in range(16):\n"
+        f"    q = t.generate(question_rng({RELEASE!r}, 'competition', index), Sources.empty())\n"
+        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
+        "{sorted(q.fields.items())}\\0'.encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest(RELEASE)
+
+
+# ---------------------------------------------------------------- robustness
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    for index in (0, 5):
+        s = TASK.score(record(make(index)), text)
+        assert 0.0 <= s <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "1",
+                "7",
+                "0",
+                "/",
+                "-",
+                ",",
+                ".",
+                "%",
+                "\\frac",
+                "{",
+                "}",
+                " ",
+                "=",
+                "(",
+                ")",
+                "<solution>",
+                "</solution>",
+                "\\boxed{",
+                "e",
+                "\\approx",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_score_never_raises_on_number_like_text(parts: list[str]) -> None:
+    s = TASK.score(record(make(1)), "".join(parts))
+    assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    assert TASK.score({}, "<solution>1</solution>") == 0.0
+    assert TASK.score({"ground_truth": "x/y"}, "<solution>1</solution>") == 0.0
+    assert TASK.score({"ground_truth": None}, "<solution>1</solution>") == 0.0
+    assert math.isclose(TASK.score({"ground_truth": "3"}, "<solution>3</solution>"), 1.0)

@@ -1,0 +1,217 @@
+"""navigation: every final position is re-simulated from the prompt text alone."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.tasks.navigation import Navigation, read_position
+
+TASK = Navigation()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+HEADINGS = {"north": 1j, "east": 1, "south": -1j, "west": -1}
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return TASK.generate(question_rng(release, "navigation", index), Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+def walk(prompt: str) -> tuple[tuple[int, int], int]:
+    """Follow the prompt's instructions with complex numbers; returns (end, moves cut short)."""
+    m = re.search(r"columns x = 0 to (\d+) and rows y = 0 to (\d+);", prompt)
+    bounds = (int(m.group(1)), int(m.group(2))) if m else None
+    assert bounds or "no edges" in prompt
+    m = re.search(r"starts at \((-?\d+), (-?\d+)\) facing (\w+)\.", prompt)
+    pos = complex(int(m.group(1)), int(m.group(2)))
+    heading = HEADINGS[m.group(3)]
+    line = re.search(r"^Obstacles are at: (.+)\.$", prompt, re.M).group(1)
+    obstacles = {complex(int(a), int(b)) for a, b in re.findall(r"\((-?\d+), (-?\d+)\)", line)}
+    assert pos not in obstacles
+    block = prompt.split("Instructions:\n", 1)[1].split("\n\n", 1)[0]
+    cut = 0
+    for text in re.findall(r"^\d+\. (.+)$", block, re.M):
+        if text == "turn left":
+            heading *= 1j
+        elif text == "turn right":
+            heading *= -1j
+        elif text == "turn around":
+            heading *= -1
+        else:
+            m = re.fullmatch(r"(move forward|move backward|step left|step right) (\d+)", text)
+            assert m, text
+            direction = {
+                "move forward": heading,
+                "move backward": -heading,
+                "step left": heading * 1j,
+                "step right": heading * -1j,
+            }[m.group(1)]
+            if m.group(1).startswith("step"):
+                assert "step left k" in prompt, "sidesteps used but not explained"
+            for _ in range(int(m.group(2))):
+                nxt = pos + direction
+                outside = bounds is not None and not (
+                    0 <= nxt.real <= bounds[0] and 0 <= nxt.imag <= bounds[1]
+                )
+                if outside or nxt in obstacles:
+                    cut += 1
+                    break
+                pos = nxt
+    return (int(pos.real), int(pos.imag)), cut
+
+
+def test_position_rederived_from_prompt() -> None:
+    subtasks = Counter()
+    for index in INDICES:
+        q = make(index)
+        (x, y), cut = walk(q.prompt)
+        assert q.ground_truth == f"({x}, {y})", index
+        assert cut == q.fields["blocked_moves"] >= 1
+        subtasks[q.subtask] += 1
+    assert set(subtasks) == {"open", "walled", "maze"}
+
+
+def test_obstacles_really_block() -> None:
+    """Without its obstacles, most walks would end elsewhere: the obstacles matter."""
+    differ = 0
+    for index in INDICES:
+        q = make(index)
+        bare = re.sub(
+            r"^Obstacles are at: .+\.$", "Obstacles are at: (999, 999).", q.prompt, flags=re.M
+        )
+        differ += walk(bare)[0] != walk(q.prompt)[0]
+    assert differ >= 40
+
+
+def test_reference_scores_one() -> None:
+    for index in INDICES:
+        rec = record(make(index))
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+
+
+def test_alternative_formats_score_one() -> None:
+    for index in range(16):
+        rec = record(make(index))
+        x, y = read_position(rec["ground_truth"])
+        minus = str(y).replace("-", "\u2212")
+        for answer in [
+            f"<solution>{x}, {y}</solution>",
+            f"<solution>({x},{y})</solution>",
+            f"<solution>x={x}, y={y}</solution>",
+            f"<solution>x = {x} and y = {y}</solution>",
+            f"<solution>[{x}, {y}]</solution>",
+            f"<solution>**({x}, {y})**</solution>",
+            f"<solution>$({x}, {minus})$</solution>",
+            f"The robot ends at ({x}, {y}).\n\\boxed{{({x}, {y})}}",
+            f"Answer: ({x}, {y})",
+            f"After all moves the robot is at ({x}, {y})",
+            f"<solution>The robot stops at ({x}, {y}) facing north.</solution>",
+        ]:
+            assert TASK.score(rec, answer) == 1.0, (index, answer)
+
+
+def test_wrong_answers_score_zero() -> None:
+    for index in INDICES:
+        rec = record(make(index))
+        x, y = read_position(rec["ground_truth"])
+        wrong = [
+            "",
+            "I am not sure.",
+            f"<solution>({x + 1}, {y})</solution>",
+            f"<solution>({x}, {y - 1})</solution>",
+            f"<solution>({x}, {y}, 0)</solution>",
+            f"<solution>{x}</solution>",
+            f"<solution>({x}, {y})</solution> Wait, I missed an obstacle. "
+            f"<solution>({x - 1}, {y})</solution>",
+        ]
+        if x != y:
+            wrong.append(f"<solution>({y}, {x})</solution>")
+        for answer in wrong:
+            assert TASK.score(rec, answer) == 0.0, (index, answer)
+
+
+def test_read_position() -> None:
+    assert read_position("(3, -2)") == (3, -2)
+    assert read_position("x: 3, y: -2") == (3, -2)
+    assert read_position("(0,0) then (1, 2)") == (1, 2)
+    assert read_position("3, 4, 5") is None
+    assert read_position("no position") is None
+    assert read_position(None) is None  # type: ignore[arg-type]
+
+
+def test_deterministic() -> None:
+    for index in (0, 1, 63):
+        again = TASK.generate(question_rng(RELEASE, "navigation", index), Sources.empty())
+        assert again == make(index)
+    assert len({make(i).prompt for i in INDICES}) == len(INDICES)
+
+
+def test_other_release_gives_other_questions() -> None:
+    ours = {make(i).prompt for i in range(8)}
+    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
+    assert not ours & theirs
+
+
+def _digest(release: str) -> str:
+    h = hashlib.sha256()
+    for index in range(16):
+        q = make(index, release)
+        h.update(
+            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
+        )
+    return h.hexdigest()
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    code = (
+        "import hashlib\n"
+        "from ladderbench.live.base import Sources, question_rng\n"
+        "from ladderbench.live.tasks.navigation import Navigation\n"
+        "t = Navigation(); h = hashlib.sha256()\n"
+        "for index in range(16):\n"
+        f"    q = t.generate(question_rng({RELEASE!r}, 'navigation', index), Sources.empty())\n"
+        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
+        "{sorted(q.fields.items())}\\0'.encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest(RELEASE)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    s = TASK.score(record(make(0)), text)
+    assert 0.0 <= s <= 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["(", ")", "3", "-", "x", "=", ",", "1e999", "\u2212", "9" * 50])))
+def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
+    s = TASK.score(record(make(1)), "".join(parts))
+    assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    assert TASK.score({}, "<solution>(1, 2)</solution>") == 0.0
+    assert TASK.score({"ground_truth": None}, "(1, 2)") == 0.0
+    assert TASK.score("not a dict", "(1, 2)") == 0.0  # type: ignore[arg-type]

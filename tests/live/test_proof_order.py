@@ -1,0 +1,311 @@
+"""proof_order: the true order is re-derived from the prompt (fixed proofs by their canonical
+text, numeric derivations by chaining each step's result into the next), and partial credit
+follows the documented Levenshtein formula."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.tasks.proof_order import BUILDERS, PROOFS, ProofOrder, parse_order
+
+TASK = ProofOrder()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+KINDS = {"contradiction", "induction", "number_theory", "derivation"}
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return TASK.generate(question_rng(release, "proof_order", index), Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+def truth(q: Question) -> list[str]:
+    return json.loads(q.ground_truth)
+
+
+def levenshtein(a: list[str], b: list[str]) -> int:
+    """Edit distance by the textbook dynamic programme (independent of rapidfuzz)."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
+
+
+# ---------------------------------------------------------------- reading the prompt
+
+
+def parse_prompt(prompt: str) -> tuple[str, dict[str, str]]:
+    claim = re.search(r"^Claim: (.+)$", prompt, re.M).group(1)
+    steps = dict(re.findall(r"^([A-I])\. (.+)$", prompt, re.M))
+    count = int(re.search(r"List all (\d+) labels", prompt).group(1))
+    assert len(steps) == count
+    return claim, steps
+
+
+def result_of(step: str) -> str:
+    """What a numeric derivation step establishes: the text after its last ': '."""
+    return step.rsplit(": ", 1)[-1].rstrip(".").split(", the claimed")[0].split(", which")[0]
+
+
+def chain_orders(steps: dict[str, str]) -> list[list[str]]:
+    """Every order in which each step's result is quoted by the step that follows it."""
+    labels = sorted(steps)
+    link = {
+        (a, b): bool(
+            re.search(re.escape(result_of(steps[a])) + r"(?![\w²])", steps[b].rsplit(": ", 1)[0])
+        )
+        for a in labels
+        for b in labels
+        if a != b
+    }
+    return [
+        list(order)
+        for order in itertools.permutations(labels)
+        if all(link[(x, y)] for x, y in itertools.pairwise(order))
+    ]
+
+
+def rederive(prompt: str) -> list[str]:
+    claim, steps = parse_prompt(prompt)
+    by_claim = {p.claim: p for p in PROOFS}
+    if claim in by_claim:
+        canonical = by_claim[claim].steps
+        label_of = {text: label for label, text in steps.items()}
+        assert set(label_of) == set(canonical)
+        return [label_of[text] for text in canonical]
+    orders = chain_orders(steps)
+    assert len(orders) == 1, (claim, orders)
+    return orders[0]
+
+
+# ---------------------------------------------------------------- the proof set
+
+
+def test_built_in_set() -> None:
+    assert len(PROOFS) >= 12
+    assert len({p.name for p in PROOFS}) == len(PROOFS)
+    assert len({p.claim for p in PROOFS}) == len(PROOFS)
+    for proof in PROOFS:
+        assert 5 <= len(proof.steps) <= 9, proof.name
+        assert len(set(proof.steps)) == len(proof.steps)
+        assert proof.kind in KINDS
+
+
+@pytest.mark.parametrize("builder", BUILDERS, ids=lambda b: b.__name__)
+def test_numeric_derivations_have_exactly_one_chain(builder) -> None:
+    for seed in range(40):
+        proof = builder(random.Random(seed))
+        assert 5 <= len(proof.steps) <= 9 and proof.kind in KINDS
+        labels = "ABCDEFGHI"[: len(proof.steps)]
+        orders = chain_orders(dict(zip(labels, proof.steps)))
+        assert orders == [list(labels)], (proof.claim, orders)
+
+
+def test_ground_truth_rederived_from_prompt() -> None:
+    names = set()
+    for i in INDICES:
+        q = make(i)
+        names.add(q.fields["proof"])
+        assert rederive(q.prompt) == truth(q), (i, q.prompt)
+        assert q.subtask in KINDS
+    assert len(names) >= 12  # 64 questions visit most of the set
+
+
+def test_shown_order_differs_from_the_true_one() -> None:
+    for i in INDICES:
+        q = make(i)
+        assert truth(q) != sorted(truth(q))
+        assert sum(a == b for a, b in zip(truth(q), sorted(truth(q)))) <= 1
+        assert sorted(truth(q)) == q.fields["labels"]
+
+
+def test_reference_scores_one() -> None:
+    for i in INDICES:
+        q = make(i)
+        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+
+
+# ---------------------------------------------------------------- partial credit
+
+
+def test_partial_credit_is_the_documented_formula() -> None:
+    for i in INDICES:
+        q = make(i)
+        order = truth(q)
+        n = len(order)
+        swapped = order[:]
+        swapped[1], swapped[2] = swapped[2], swapped[1]
+        two_swaps = swapped[:]
+        two_swaps[-1], two_swaps[-2] = two_swaps[-2], two_swaps[-1]
+        cases = {
+            "swap": (swapped, 1 - 2 / n),
+            "two swaps": (two_swaps, 1 - levenshtein(two_swaps, order) / n),
+            "missing last": (order[:-1], 1 - 1 / n),
+            "reversed": (order[::-1], max(0.0, 1 - levenshtein(order[::-1], order) / n)),
+            "shown order": (sorted(order), 1 - levenshtein(sorted(order), order) / n),
+        }
+        for name, (given_order, expected) in cases.items():
+            s = TASK.score(record(q), f"<solution>{', '.join(given_order)}</solution>")
+            assert s == pytest.approx(expected), (name, given_order, order)
+            assert s < 1.0
+        assert cases["swap"][1] > cases["two swaps"][1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("ABCDEFGHIJ")), max_size=12), st.integers(0, 63))
+def test_score_matches_an_independent_levenshtein(answer: list[str], index: int) -> None:
+    q = make(index)
+    order = truth(q)
+    labels = set(q.fields["labels"])
+    kept = [a for a in answer if a in labels]
+    expected = 0.0 if not kept else max(0.0, 1 - levenshtein(kept, order) / len(order))
+    s = TASK.score(record(q), f"<solution>{', '.join(answer)}</solution>")
+    assert s == pytest.approx(expected)
+
+
+# ---------------------------------------------------------------- formats
+
+
+def test_alternative_formats_score_one() -> None:
+    for i in INDICES:
+        q = make(i)
+        order = truth(q)
+        variants = [
+            " ".join(order),
+            " -> ".join(order),
+            " → ".join(order),
+            ", ".join(o.lower() for o in order),
+            ", ".join(f"Step {o}" for o in order),
+            "[" + ", ".join(f'"{o}"' for o in order) + "]",
+            ", ".join(f"({o})" for o in order),
+            ", ".join(f"**{o}**" for o in order),
+            "".join(order),
+            "\n".join(f"{k}. {o}" for k, o in enumerate(order, 1)),
+        ]
+        for text in variants:
+            assert TASK.score(record(q), f"<solution>{text}</solution>") == 1.0, text
+        assert TASK.score(record(q), f"The order is:\n\nAnswer: {', '.join(order)}") == 1.0
+
+
+def test_non_answers_score_zero() -> None:
+    q = make(0)
+    for text in ("", "I am not sure.", "<solution></solution>", "<solution>1, 2, 3</solution>"):
+        assert TASK.score(record(q), text) == 0.0
+
+
+def test_parse_order_keeps_only_capital_labels_in_prose() -> None:
+    labels = list("ABCDEF")
+    assert parse_order("First C, then A, and finally B", labels) == ["C", "A", "B"]
+    assert parse_order("c, a, b", labels) == ["C", "A", "B"]
+    assert parse_order("a proof goes C, A, B", labels) == ["C", "A", "B"]
+    assert parse_order("nothing here", labels) is None
+
+
+# ---------------------------------------------------------------- the grader ladder
+
+LADDER = (
+    Path(__file__).resolve().parents[2] / "src/ladderbench/probe/ladders/live.proof_order.jsonl"
+)
+
+
+def test_ladder_is_made_of_real_questions_and_passes_the_probe() -> None:
+    from ladderbench.probe import audit, gate, load_rungs, probe
+
+    rungs, warnings = load_rungs(LADDER)
+    assert warnings == []
+    for rung in rungs:
+        index = int(rung.case_id.split("/")[1])
+        assert rung.case_id == f"proof_order/{index}"
+        q = make(index)
+        assert rung.context == {**record(q), "question": q.prompt}
+    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.proof_order")
+    report = audit(ledger)
+    assert [c.case_id for c in report.cases if c.flat or c.inverted] == []
+    assert gate(ledger, report).passed
+    assert len(report.cases) >= 5
+
+
+# ---------------------------------------------------------------- determinism
+
+
+def test_deterministic() -> None:
+    for index in (0, 1, 63):
+        again = TASK.generate(question_rng(RELEASE, "proof_order", index), Sources.empty())
+        assert again == make(index)
+
+
+def test_other_release_gives_other_questions() -> None:
+    ours = {make(i).prompt for i in range(8)}
+    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
+    assert not ours & theirs
+
+
+def _digest(release: str) -> str:
+    h = hashlib.sha256()
+    for index in range(16):
+        q = make(index, release)
+        h.update(
+            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
+        )
+    return h.hexdigest()
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    code = (
+        "import hashlib\n"
+        "from ladderbench.live.base import Sources, question_rng\n"
+        "from ladderbench.live.tasks.proof_order import ProofOrder\n"
+        "t = ProofOrder(); h = hashlib.sha256()\n"
+        "for index in range(16):\n"
+        f"    q = t.generate(question_rng({RELEASE!r}, 'proof_order', index), Sources.empty())\n"
+        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
+        "{sorted(q.fields.items())}\\0'.encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest(RELEASE)
+
+
+# ---------------------------------------------------------------- robustness
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    for index in (0, 5):
+        s = TASK.score(record(make(index)), text)
+        assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    assert TASK.score({}, "<solution>A, B</solution>") == 0.0
+    assert TASK.score({"ground_truth": "not json"}, "<solution>A</solution>") == 0.0
+    assert TASK.score({"ground_truth": "[1, 2]"}, "<solution>A</solution>") == 0.0
+    assert (
+        TASK.score({"ground_truth": '["A"]', "labels": [1, None]}, "<solution>A</solution>") == 0.0
+    )
+    assert TASK.score({"ground_truth": '["B", "A"]'}, "<solution>B, A</solution>") == 1.0

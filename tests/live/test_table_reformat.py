@@ -1,0 +1,352 @@
+"""table_reformat: the table re-read from the prompt, pandas' writers accepted, near misses not."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import html
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.errors import UserError
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.registry import get_task
+from ladderbench.live.tasks.table_reformat import FORMATS, ReformatConfig, TableReformat, render
+
+TASK = TableReformat()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
+    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+QUESTIONS = [make(i) for i in INDICES]
+RECORDS = [record(q) for q in QUESTIONS]
+
+
+# ------------------------------------------------------------ re-reading the prompt
+
+NAMES = {
+    "CSV": "csv",
+    "TSV": "tsv",
+    'JSON (pandas orient="records")': "json_records",
+    'JSON (pandas orient="index")': "json_index",
+    'JSON (pandas orient="columns")': "json_columns",
+    'JSON (pandas orient="split")': "json_split",
+    "JSON Lines": "jsonl",
+    "HTML": "html",
+    "Markdown": "markdown",
+}
+
+
+def typed(s: str):
+    """A text cell as the value it stands for: int, float, None for empty, else the text."""
+    if s == "":
+        return None
+    if re.fullmatch(r"-?(0|[1-9]\d*)", s):
+        return int(s)
+    if re.fullmatch(r"-?\d+\.\d+", s):
+        return float(s)
+    return s
+
+
+def read_prompt(prompt: str) -> tuple[str, str, list[str], list[list]]:
+    """(source format, target format, columns, rows), read from the prompt text alone."""
+    m = re.match(r"Convert the table below from (.+) to (.+)\.\n", prompt)
+    source, target = NAMES[m.group(1)], NAMES[m.group(2)]
+    block = re.search(r"Here it is as .+?:\n\n(.*?)\n\nWrite the same table", prompt, re.S).group(1)
+    if source in ("csv", "tsv"):
+        lines = list(csv.reader(io.StringIO(block), delimiter="," if source == "csv" else "\t"))
+        return source, target, lines[0], [[typed(c) for c in row] for row in lines[1:]]
+    if source == "html":
+        rows = [
+            [html.unescape(c) for c in re.findall(r"<t[hd]>(.*?)</t[hd]>", tr)]
+            for tr in re.findall(r"<tr>(.*?)</tr>", block)
+        ]
+        return source, target, rows[0], [[typed(c) for c in row] for row in rows[1:]]
+    if source == "markdown":
+        rows = []
+        for line in block.splitlines():
+            cells = re.split(r"(?<!\\)\|", line.strip()[1:-1])
+            rows.append([c.strip().replace("\\|", "|") for c in cells])
+        return source, target, rows[0], [[typed(c) for c in row] for row in rows[2:]]
+    if source == "jsonl":
+        objs = [json.loads(line) for line in block.splitlines()]
+        return source, target, list(objs[0]), [list(o.values()) for o in objs]
+    obj = json.loads(block)
+    if source == "json_records":
+        return source, target, list(obj[0]), [list(o.values()) for o in obj]
+    if source == "json_index":
+        keys = sorted(obj, key=int)
+        return source, target, list(obj[keys[0]]), [list(obj[k].values()) for k in keys]
+    if source == "json_columns":
+        cols = list(obj)
+        keys = sorted(obj[cols[0]], key=int)
+        return source, target, cols, [[obj[c][k] for c in cols] for k in keys]
+    return source, target, obj["columns"], obj["data"]
+
+
+def pandas_answer(target: str, columns: list[str], rows: list[list]) -> str:
+    """The table written by pandas' own writers (or tabulate for Markdown)."""
+    frame = pd.DataFrame(rows, columns=columns)
+    if target in ("json_records", "json_index", "json_columns", "json_split"):
+        return frame.to_json(orient=target.removeprefix("json_"), force_ascii=False)
+    if target == "jsonl":
+        return frame.to_json(orient="records", lines=True, force_ascii=False)
+    if target == "csv":
+        return frame.to_csv(index=False)
+    if target == "tsv":
+        return frame.to_csv(index=False, sep="\t")
+    if target == "html":
+        return frame.to_html(index=False, float_format=lambda x: repr(float(x)), na_rep="")
+    pytest.importorskip("tabulate")
+    return frame.astype(str).replace("None", "").to_markdown(index=False)
+
+
+def test_table_rederived_from_prompt_and_pandas_writers_accepted() -> None:
+    seen = set()
+    for q, rec in zip(QUESTIONS, RECORDS):
+        source, target, columns, rows = read_prompt(q.prompt)
+        assert q.subtask == f"{source}_to_{target}" and source != target
+        assert columns == rec["columns"]
+        assert rows == rec["rows"], q.subtask
+        assert 6 <= len(rows) <= 15 and 4 <= len(columns) <= 7
+        answer = pandas_answer(target, columns, rows)
+        assert TASK.score(rec, f"<solution>\n{answer}\n</solution>") == 1.0, q.subtask
+        seen.add(target)
+    assert seen == set(FORMATS)
+
+
+def test_tables_are_mixed_and_tricky() -> None:
+    for rec in RECORDS:
+        cells = [v for row in rec["rows"] for v in row]
+        assert any(isinstance(v, float) for v in cells), rec["table_name"]
+        assert any(isinstance(v, str) and ("," in v or '"' in v) for v in cells)
+
+
+def test_reference_scores_one() -> None:
+    for rec in RECORDS:
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0, rec["subtask"]
+
+
+# ------------------------------------------------------------ alternatives and near misses
+
+
+def rec_for(target: str) -> dict:
+    return next(r for r in RECORDS if r["target_format"] == target)
+
+
+def answer(target: str, rows: list[list] | None = None, columns: list[str] | None = None) -> str:
+    rec = rec_for(target)
+    return render(target, columns or rec["columns"], rows if rows is not None else rec["rows"])
+
+
+@pytest.mark.parametrize("target", FORMATS)
+def test_reasonable_wrappings_score_one(target: str) -> None:
+    rec, text = rec_for(target), answer(target)
+    for reply in (
+        f"Here is the table:\n\n```\n{text}\n```",
+        f"Converted.\n```{target.split('_')[0]}\n{text}\n```\nDone.",
+        f"<solution>\n```{target.split('_')[0]}\n{text}\n```\n</solution>",
+        f"<think>It is {text[:30]}</think>\n<solution>{text}</solution>",
+        f"<solution>{text.replace(chr(10), chr(13) + chr(10))}</solution>",
+        f"<answer>\n{text}\n</answer>",
+    ):
+        assert TASK.score(rec, reply) == 1.0, reply[:80]
+
+
+def test_format_specific_alternatives_score_one() -> None:
+    rec = rec_for("json_records")
+    objs = [dict(zip(rec["columns"], row)) for row in rec["rows"]]
+    compact = json.dumps(objs, separators=(",", ":"))
+    assert TASK.score(rec, f"<solution>{compact}</solution>") == 1.0
+    as_python = repr(objs)  # single quotes, None
+    assert TASK.score(rec, f"<solution>{as_python}</solution>") == 1.0
+    numbers_as_text = [{k: (str(v) if v is not None else v) for k, v in o.items()} for o in objs]
+    assert TASK.score(rec, f"<solution>{json.dumps(numbers_as_text)}</solution>") == 1.0
+    reordered = [dict(reversed(list(o.items()))) for o in objs]
+    assert TASK.score(rec, f"<solution>{json.dumps(reordered)}</solution>") == 1.0
+
+    rec = rec_for("json_index")
+    obj = {str(i + 1): dict(zip(rec["columns"], row)) for i, row in enumerate(rec["rows"])}
+    assert TASK.score(rec, f"<solution>{json.dumps(obj, indent=2)}</solution>") == 1.0
+
+    rec = rec_for("csv")
+    frame = pd.DataFrame(rec["rows"], columns=rec["columns"])
+    with_index = frame.to_csv()  # pandas' unnamed index column
+    assert TASK.score(rec, f"<solution>{with_index}</solution>") == 1.0
+    quoted_all = frame.to_csv(index=False, quoting=csv.QUOTE_ALL)
+    assert TASK.score(rec, f"<solution>{quoted_all}</solution>") == 1.0
+
+    rec = rec_for("markdown")
+    bare = "\n".join(line.strip().strip("|") for line in answer("markdown").splitlines())
+    assert TASK.score(rec, f"<solution>{bare}</solution>") == 1.0
+
+    rec = rec_for("html")
+    no_head = answer("html").replace("<thead>", "").replace("</thead>", "")
+    no_head = no_head.replace("<th>", "<td>").replace("</th>", "</td>")
+    assert TASK.score(rec, f"<solution>{no_head}</solution>") == 1.0
+    with_index = pd.DataFrame(rec["rows"], columns=rec["columns"]).to_html(
+        float_format=lambda x: repr(float(x))
+    )
+    assert TASK.score(rec, f"<solution>{with_index}</solution>") == 1.0
+
+
+def _changed(value):
+    if isinstance(value, str):
+        return value + "x"
+    if value is None:
+        return "x"
+    return value + 1
+
+
+@pytest.mark.parametrize("target", FORMATS)
+def test_near_misses_score_zero(target: str) -> None:
+    rec = rec_for(target)
+    rows, columns = rec["rows"], rec["columns"]
+    one_cell = [list(r) for r in rows]
+    one_cell[len(rows) // 2][1] = _changed(one_cell[len(rows) // 2][1])
+    swapped = [rows[1], rows[0], *rows[2:]]
+    renamed = [columns[0] + "_", *columns[1:]]
+    wrong_format = next(f for f in FORMATS if f != target and f != rec["source_format"])
+    for bad in (
+        answer(target, one_cell),
+        answer(target, rows[:-1]),
+        answer(target, swapped),
+        answer(target, [r[:-1] for r in rows], columns[:-1]),
+        answer(target, rows, renamed),
+        render(wrong_format, columns, rows),
+        "",
+        "I cannot do this.",
+    ):
+        assert TASK.score(rec, f"<solution>{bad}</solution>") == 0.0, bad[:80]
+
+
+def test_unquoted_csv_scores_zero() -> None:
+    rec = rec_for("csv")
+    sloppy = "\n".join(
+        ",".join("" if v is None else str(v) for v in row) for row in [rec["columns"], *rec["rows"]]
+    )
+    has_comma = any(isinstance(v, str) and "," in v for row in rec["rows"] for v in row)
+    assert TASK.score(rec, f"<solution>{sloppy}</solution>") == (0.0 if has_comma else 1.0)
+
+
+def test_float_tolerance() -> None:
+    rec = rec_for("json_records")
+    j = next(i for i, v in enumerate(rec["rows"][0]) if isinstance(v, float))
+    rows = [list(r) for r in rec["rows"]]
+    rows[0][j] = rows[0][j] * (1 + 1e-9)
+    assert TASK.score(rec, f"<solution>{render('json_records', rec['columns'], rows)}</solution>")
+    rows[0][j] = rec["rows"][0][j] * (1 + 1e-4)
+    assert not TASK.score(
+        rec, f"<solution>{render('json_records', rec['columns'], rows)}</solution>"
+    )
+
+
+# ------------------------------------------------------------ sources
+
+SOURCE_CSV = '''\
+city,country,population,area_km2,mayor,note
+Paris,France,2102650,105.4,"Hidalgo, Anne","river ""Seine"""
+Berlin,Germany,3850809,891.7,"Wegner, Kai",
+Madrid,Spain,3332035,604.3,"Almeida, José Luis",capital | seat
+Rome,Italy,2748109,1285.0,"Gualtieri, Roberto",ancient
+'''
+
+
+def test_sources_are_drawn_from() -> None:
+    sources = Sources(tables={"b.csv": SOURCE_CSV, "a.csv": SOURCE_CSV.replace("Paris", "Lyon")})
+    names = set()
+    for i in range(24):
+        q = make(i, sources=sources)
+        rec = record(q)
+        names.add(rec["table_name"])
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0, q.subtask
+        assert len(rec["rows"]) == 4 and 4 <= len(rec["columns"]) <= 6
+    assert names == {"a.csv", "b.csv"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("a\n1\n2\n3\n", "at least 2 columns"),
+        ("a,b\n1,2\n3,4\n", "at least 3 rows"),
+        ('a,b\n1,2\n"3,4\n5,6\n', "pandas cannot parse"),
+        ("", "pandas cannot parse"),
+    ],
+)
+def test_bad_sources_raise_user_error(text: str, reason: str) -> None:
+    with pytest.raises(UserError, match=rf"bad\.csv: .*{reason}"):
+        make(0, sources=Sources(tables={"bad.csv": text}))
+
+
+# ------------------------------------------------------------ determinism and robustness
+
+
+def digest() -> str:
+    h = hashlib.sha256()
+    for i in range(16):
+        q = make(i)
+        h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields]).encode())
+    return h.hexdigest()
+
+
+def test_deterministic() -> None:
+    assert make(3) == make(3)
+    assert make(3) != make(4)
+
+
+def test_same_bytes_under_another_hash_seed() -> None:
+    code = "import test_table_reformat as t; print(t.digest())"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == digest()
+
+
+def test_another_release_gives_other_questions() -> None:
+    other = [make(i, release="2027-01-01").prompt for i in range(16)]
+    assert not set(other) & {q.prompt for q in QUESTIONS[:16]}
+
+
+def test_registered() -> None:
+    assert get_task("table_reformat").category == "data_analysis"
+
+
+def test_bad_config() -> None:
+    with pytest.raises(ValueError, match="row range"):
+        ReformatConfig(min_rows=5, max_rows=2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.sampled_from(range(len(FORMATS))))
+def test_score_never_raises(text: str, k: int) -> None:
+    rec = rec_for(FORMATS[k])
+    for reply in (text, f"<solution>{text}</solution>", f"```\n{text}\n```"):
+        assert 0.0 <= TASK.score(rec, reply) <= 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet='{}[]",:|\t\n<>/tdrhable0123abc ', max_size=200))
+def test_score_never_raises_on_table_soup(text: str) -> None:
+    for target in FORMATS:
+        assert 0.0 <= TASK.score(rec_for(target), f"<solution>{text}</solution>") <= 1.0

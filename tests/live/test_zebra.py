@@ -1,0 +1,354 @@
+"""zebra: every answer is re-derived from the prompt text by brute force over permutations."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.tasks.zebra import Zebra
+
+TASK = Zebra()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return TASK.generate(question_rng(release, "zebra", index), Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+# ---------------------------------------------------------------- an independent solver
+
+CLUE_PATTERNS = [
+    (r"(.+) does not live in house (\d+)", "not_house"),
+    (r"(.+) lives in house (\d+)", "house"),
+    (r"(.+) lives somewhere to the left of (.+)", "left"),
+    (r"(.+) lives directly to the left of (.+)", "directly_left"),
+    (r"(.+) lives next to (.+)", "next"),
+    (r"(.+) lives somewhere between (.+) and (.+)", "between"),
+    (r"(.+) is not (.+)", "different"),
+    (r"(.+) is (.+)", "same"),
+]
+
+
+def parse(prompt: str):
+    n = int(re.search(r"There are (\d+) houses", prompt).group(1))
+    headings, values = [], []
+    for heading, listed in re.findall(r"^- ([A-Z][a-z ]+): (.+)$", prompt, re.M):
+        headings.append(heading)
+        values.append(listed.split(", "))
+        assert len(values[-1]) == n
+    owner = {}  # value word -> (attribute, value index)
+    for a, vals in enumerate(values):
+        for v, word in enumerate(vals):
+            assert word.casefold() not in owner, f"value {word} listed twice"
+            owner[word.casefold()] = (a, v)
+
+    def person(phrase: str) -> tuple[int, int]:
+        hits = [owner[w] for w in re.findall(r"[a-z]+", phrase.casefold()) if w in owner]
+        assert len(hits) == 1, phrase
+        return hits[0]
+
+    block = prompt.split("Clues:\n", 1)[1].split("\n\n", 1)[0]
+    clues = []
+    for line in block.splitlines():
+        text = re.fullmatch(r"\d+\. (.+)\.", line).group(1)
+        for pattern, kind in CLUE_PATTERNS:
+            m = re.fullmatch(pattern, text)
+            if m:
+                args = m.groups()
+                if kind in ("house", "not_house"):
+                    clues.append((kind, (person(args[0]),), int(args[1]) - 1))
+                else:
+                    if kind == "between":  # "Y lives somewhere between X and Z" -> (X, Y, Z)
+                        args = (args[1], args[0], args[2])
+                    clues.append((kind, tuple(person(x) for x in args), None))
+                break
+        else:
+            raise AssertionError(f"unparsed clue {text!r}")
+    questions = []
+    for label, ref in re.findall(r"^Q\d+\. What is the (.+?) of (.+)\?$", prompt, re.M):
+        m = re.fullmatch(r"the person in house (\d+)", ref)
+        ref_parsed = ("house", int(m.group(1)) - 1) if m else ("item", person(ref))
+        if label == "house number":
+            target = None
+        else:
+            (target,) = [a for a, h in enumerate(headings) if h.lower().startswith(label)]
+        questions.append((target, ref_parsed))
+    return n, values, clues, questions
+
+
+def holds(kind, houses, house) -> bool:
+    if kind == "house":
+        return houses[0] == house
+    if kind == "not_house":
+        return houses[0] != house
+    if kind == "same":
+        return houses[0] == houses[1]
+    if kind == "different":
+        return houses[0] != houses[1]
+    if kind == "left":
+        return houses[0] < houses[1]
+    if kind == "directly_left":
+        return houses[0] + 1 == houses[1]
+    if kind == "next":
+        return abs(houses[0] - houses[1]) == 1
+    if kind == "between":
+        return houses[0] < houses[1] < houses[2] or houses[2] < houses[1] < houses[0]
+    raise AssertionError(kind)
+
+
+def all_solutions(n: int, n_attr: int, clues) -> list[list[tuple[int, ...]]]:
+    """Every assignment (per attribute: value index -> house) satisfying every clue."""
+
+    def attrs_of(clue) -> set[int]:
+        return {item[0] for item in clue[1]}
+
+    perms = list(itertools.permutations(range(n)))
+    candidates = {}  # attribute -> permutations meeting the clues about it alone
+    for a in range(n_attr):
+        own = [c for c in clues if attrs_of(c) == {a}]
+        candidates[a] = [
+            p for p in perms if all(holds(k, [p[v] for _, v in items], h) for k, items, h in own)
+        ]
+    # Greedy order: next the attribute most tied by clues to those already placed.
+    order: list[int] = []
+    while len(order) < n_attr:
+        placed = set(order)
+
+        def tied(a: int, placed: set[int] = placed) -> tuple[int, int, int]:
+            links = [c for c in clues if a in attrs_of(c) and len(attrs_of(c)) > 1]
+            close = sum(attrs_of(c) <= placed | {a} for c in links)
+            return (-close, -len(links), len(candidates[a]))
+
+        order.append(min((a for a in range(n_attr) if a not in placed), key=tied))
+    ready = {}  # attribute -> the multi-attribute clues checkable once it is assigned
+    done: set[int] = set()
+    for a in order:
+        done.add(a)
+        ready[a] = [
+            c for c in clues if a in attrs_of(c) and len(attrs_of(c)) > 1 and attrs_of(c) <= done
+        ]
+    found = []
+    assignment: dict[int, tuple[int, ...]] = {}
+
+    def go(k: int) -> None:
+        if k == n_attr:
+            found.append([assignment[a] for a in range(n_attr)])
+            return
+        a = order[k]
+        for perm in candidates[a]:
+            assignment[a] = perm
+            if all(
+                holds(kind, [assignment[x][v] for x, v in items], house)
+                for kind, items, house in ready[a]
+            ):
+                go(k + 1)
+        del assignment[a]
+
+    go(0)
+    return found
+
+
+def derive(prompt: str) -> list[str]:
+    n, values, clues, questions = parse(prompt)
+    solutions = all_solutions(n, len(values), clues)
+    assert len(solutions) == 1, f"{len(solutions)} solutions"
+    (sol,) = solutions
+    answers = []
+    for target, (kind, ref) in questions:
+        house = ref if kind == "house" else sol[ref[0]][ref[1]]
+        if target is None:
+            answers.append(str(house + 1))
+        else:
+            answers.append(values[target][sol[target].index(house)])
+    return answers
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_ground_truth_rederived_from_prompt() -> None:
+    for index in INDICES:
+        q = make(index)
+        assert derive(q.prompt) == q.ground_truth.split(", "), index
+
+
+def test_clue_sets_are_minimal_on_small_grids() -> None:
+    checked = 0
+    for index in INDICES:
+        q = make(index)
+        if q.subtask not in ("3x3", "4x4"):
+            continue
+        n, values, clues, _ = parse(q.prompt)
+        for k in range(len(clues)):
+            rest = clues[:k] + clues[k + 1 :]
+            assert len(all_solutions(n, len(values), rest)) > 1, (index, k)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_sizes_and_question_counts() -> None:
+    seen = set()
+    for index in INDICES:
+        q = make(index)
+        n, values, _, questions = parse(q.prompt)
+        assert q.subtask == f"{n}x{len(values)}"
+        assert 3 <= len(questions) == len(q.ground_truth.split(", ")) <= 5
+        assert "<solution>" in q.prompt
+        seen.add(q.subtask)
+    assert seen == {"3x3", "4x4", "5x4", "5x5"}
+
+
+def test_reference_scores_one() -> None:
+    for index in INDICES:
+        rec = record(make(index))
+        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+
+
+def _variants(truth: list[str]) -> list[str]:
+    def house_word(v: str) -> str:
+        return f"house {v}" if v.isdigit() else v
+
+    return [
+        "Answer: " + ", ".join(truth),
+        "<solution>" + "; ".join(truth).upper() + "</solution>",
+        "<solution>\n" + "\n".join(f"{i}. {v}" for i, v in enumerate(truth, 1)) + "\n</solution>",
+        "<solution>" + ", ".join(f"**{v}**" for v in truth) + "</solution>",
+        "<solution>(" + ", ".join(truth) + ")</solution>",
+        "<solution>" + ", ".join(f"Q{i}: {house_word(v)}" for i, v in enumerate(truth, 1)),
+        "I worked it out.\n\\boxed{" + ", ".join(truth) + "}",
+        "<solution>" + ", ".join(truth[:-1]) + " and " + truth[-1] + "</solution>",
+        "<solution>" + ", ".join(truth[:-1]) + ", and " + truth[-1] + "</solution>",
+        "<solution>" + " ".join(f"{i}. {v}" for i, v in enumerate(truth, 1)) + "</solution>",
+        "**Answer:** " + ", ".join(f"{v} (Q{i})" for i, v in enumerate(truth, 1)),
+        "<think>guess: nothing</think><solution> " + " , ".join(truth) + " . </solution>",
+    ]
+
+
+def test_alternative_formats_score_one() -> None:
+    for index in range(16):
+        q = make(index)
+        for variant in _variants(q.ground_truth.split(", ")):
+            assert TASK.score(record(q), variant) == 1.0, (index, variant)
+
+
+def test_partial_credit_is_documented_formula() -> None:
+    for index in INDICES:
+        q = make(index)
+        rec = record(q)
+        truth = q.ground_truth.split(", ")
+        k = len(truth)
+        n = q.fields["houses"]
+        wrong = []
+        for key, t in zip(q.fields["asked"], truth):
+            pool = [str(h) for h in range(1, n + 1)] if key == "house" else q.fields["values"][key]
+            wrong.append(next(v for v in pool if v != t))
+        for n_wrong in range(k + 1):
+            answer = truth[: k - n_wrong] + wrong[k - n_wrong :]
+            expected = (float(n_wrong == 0) + (k - n_wrong) / k) / 2
+            got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>")
+            assert got == pytest.approx(expected), (index, answer)
+
+
+def test_wrong_shapes_score_below_one() -> None:
+    q = make(3)
+    rec = record(q)
+    truth = q.ground_truth.split(", ")
+    bad = [
+        "",
+        "I cannot solve this.",
+        "<solution></solution>",
+        "<solution>" + ", ".join(truth + truth) + "</solution>",  # too many answers
+        "<solution>" + ", ".join(truth[:-1]) + "</solution>",  # one missing
+        "<solution>" + ", ".join(reversed(truth)) + "</solution>",
+    ]
+    for answer in bad:
+        assert TASK.score(rec, answer) < 1.0, answer
+    assert TASK.score(rec, bad[3]) == 0.0
+    assert (
+        TASK.score(
+            rec, "<solution>" + ", ".join(truth) + "</solution> no wait <solution>x</solution>"
+        )
+        == 0.0
+    )
+
+
+def test_deterministic() -> None:
+    for index in (0, 1, 63):
+        again = TASK.generate(question_rng(RELEASE, "zebra", index), Sources.empty())
+        assert again == make(index)
+    assert len({make(i).prompt for i in INDICES}) == len(INDICES)
+
+
+def test_other_release_gives_other_questions() -> None:
+    ours = {make(i).prompt for i in range(8)}
+    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
+    assert not ours & theirs
+
+
+def _digest(release: str) -> str:
+    h = hashlib.sha256()
+    for index in range(16):
+        q = make(index, release)
+        h.update(
+            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
+        )
+    return h.hexdigest()
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    code = (
+        "import hashlib\n"
+        "from ladderbench.live.base import Sources, question_rng\n"
+        "from ladderbench.live.tasks.zebra import Zebra\n"
+        "t = Zebra(); h = hashlib.sha256()\n"
+        "for index in range(16):\n"
+        f"    q = t.generate(question_rng({RELEASE!r}, 'zebra', index), Sources.empty())\n"
+        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
+        "{sorted(q.fields.items())}\\0'.encode())\n"
+        "print(h.hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == _digest(RELEASE)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    for index in (0, 5):
+        s = TASK.score(record(make(index)), text)
+        assert 0.0 <= s <= 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["Alice", "red", "3", ",", " ", "\n", "(", "<solution>", "and"])))
+def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
+    s = TASK.score(record(make(1)), "".join(parts))
+    assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    assert TASK.score({}, "<solution>a, b, c</solution>") == 0.0
+    assert TASK.score({"ground_truth": 3, "asked": None}, "x") == 0.0
