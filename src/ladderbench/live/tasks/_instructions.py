@@ -1,0 +1,792 @@
+"""Verifiable instructions (IFEval style): their kinds, parameters, checkers and a builder.
+
+An instruction is a JSON-serialisable dict: ``{"kind": ..., **parameters}``. For every kind this
+module has a drawer (parameters from an rng), a describer (the sentence the prompt states), a
+checker (does a response follow it?) and its part in ``compose``, which writes a response that
+follows any compatible set of instructions at once (the reference answer, and the feasibility
+test for a drawn set). ``CONFLICTS`` lists the pairs never drawn together: pairs that contradict
+each other (JSON and sections) and pairs whose combined reading would be unclear (does a
+title line count as a paragraph?).
+
+Checkers read the response as written, permissively where a reasonable writer could differ
+(markdown emphasis, curly quotes, a code fence around JSON, CRLF line ends, trailing blank
+space); every count names its unit in the prompt and, where two conventions exist (is a bullet
+without a full stop a sentence? is "don't" one word or two?), the response passes if it passes
+under either. An empty response follows no instruction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ladderbench.grading.extract import normalise_text
+
+Instruction = dict[str, Any]
+
+KINDS: tuple[str, ...] = (
+    "repeat_prompt",
+    "two_responses",
+    "postscript",
+    "constrained_response",
+    "json_format",
+    "multiple_sections",
+    "list_items",
+    "title",
+    "keywords",
+    "forbidden_words",
+    "paragraph_count",
+    "paragraph_first_word",
+    "sentence_count",
+    "word_count",
+    "end_phrase",
+    "quotation",
+    "lowercase",
+    "no_comma",
+)
+
+# Kinds whose meaning depends on what counts as a paragraph, and the kinds that add blocks whose
+# status as a paragraph a writer could read either way (a title line, a P.S., a list).
+_PARAGRAPH_KINDS = ("paragraph_count", "paragraph_first_word")
+_PARAGRAPH_BLURRERS = (
+    "repeat_prompt",
+    "two_responses",
+    "postscript",
+    "json_format",
+    "multiple_sections",
+    "list_items",
+    "title",
+)
+_CONFLICT_LIST: tuple[tuple[str, str], ...] = (
+    *((p, b) for p in _PARAGRAPH_KINDS for b in _PARAGRAPH_BLURRERS),
+    # The repeated request is not part of "the answer": counts and framing around it are unclear.
+    ("repeat_prompt", "two_responses"),
+    ("repeat_prompt", "sentence_count"),
+    ("repeat_prompt", "word_count"),
+    ("repeat_prompt", "quotation"),
+    ("repeat_prompt", "lowercase"),
+    # Two responses: per response or in total? Whole-reply framing is undefined.
+    ("two_responses", "postscript"),
+    ("two_responses", "constrained_response"),
+    ("two_responses", "multiple_sections"),
+    ("two_responses", "list_items"),
+    ("two_responses", "sentence_count"),
+    ("two_responses", "word_count"),
+    ("two_responses", "end_phrase"),
+    ("two_responses", "quotation"),
+    # JSON: the whole reply is one object, so no text structure or counts of prose.
+    *(
+        ("json_format", k)
+        for k in KINDS
+        if k
+        not in ("json_format", "keywords", "forbidden_words", "constrained_response", "lowercase")
+    ),
+    # Both want the last word.
+    ("postscript", "end_phrase"),
+    # Fixed capitalised text ("P.S.", "SECTION 1", "My answer is yes.", an end phrase).
+    ("lowercase", "postscript"),
+    ("lowercase", "multiple_sections"),
+    ("lowercase", "constrained_response"),
+    ("lowercase", "end_phrase"),
+)
+CONFLICTS: frozenset[frozenset[str]] = frozenset(frozenset(p) for p in _CONFLICT_LIST)
+
+
+def compatible(kind: str, chosen: Iterable[str]) -> bool:
+    """Whether ``kind`` may join the already chosen kinds (each kind at most once)."""
+    return all(kind != c and frozenset((kind, c)) not in CONFLICTS for c in chosen)
+
+
+# ---------------------------------------------------------------- fixed vocabulary
+
+CONSTRAINED_OPTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Would you recommend the passage to a friend?",
+        ("My answer is yes.", "My answer is no.", "My answer is maybe."),
+    ),
+    (
+        "Is the passage easy to read?",
+        ("My answer is yes.", "My answer is no.", "My answer is maybe."),
+    ),
+    (
+        "Did the passage hold your interest?",
+        ("I would say yes.", "I would say no.", "I am not sure."),
+    ),
+    (
+        "How confident are you that your response follows every instruction?",
+        ("I am fully confident.", "I am somewhat confident.", "I am not confident."),
+    ),
+)
+END_PHRASES: tuple[str, ...] = (
+    "Is there anything else I can help with?",
+    "Let me know if you have additional questions.",
+    "Any other questions?",
+    "That is all for now.",
+    "Thank you for reading.",
+)
+KEYWORDS: tuple[str, ...] = (
+    "anchor", "beacon", "bicycle", "blanket", "candle", "canyon", "chimney", "compass",
+    "cobblestone", "falcon", "feather", "glacier", "harbor", "harvest", "kettle", "ladder",
+    "lantern", "lighthouse", "magnet", "marble", "meadow", "meteor", "mirror", "orchard",
+    "parcel", "pebble", "pepper", "puzzle", "quilt", "ribbon", "saddle", "satchel", "thunder",
+    "trumpet", "tunnel", "umbrella", "velvet", "violin", "willow", "wagon",
+)  # fmt: skip
+FIRST_WORDS: tuple[str, ...] = (
+    "Afterwards", "Eventually", "Finally", "However", "Imagine", "Indeed", "Instead", "Later",
+    "Meanwhile", "Nevertheless", "Now", "Often", "Overall", "Perhaps", "Still", "Suddenly",
+    "Then", "Today", "Yet",
+)  # fmt: skip
+POSTSCRIPT_MARKERS: tuple[str, ...] = ("P.S.", "P.P.S.")
+SECTION_MARKERS: tuple[str, ...] = ("SECTION", "Section")
+LIST_STYLES: tuple[str, ...] = ("bullet", "numbered")
+RELATIONS: tuple[str, ...] = ("at least", "at most")
+
+# What compose writes: clauses of plain words, no commas, joined with "and" into sentences.
+_CLAUSES: tuple[str, ...] = (
+    "the passage tells a simple story",
+    "it stays clear",
+    "this version keeps the main point",
+    "each idea stays in its original order",
+    "the tone is calm",
+    "any reader can follow what happens",
+    "the details remain easy to picture",
+    "nothing important is left out",
+    "the words are plain",
+    "the ending matches the original text",
+)
+_TITLE = "A Short Retelling"
+_POSTSCRIPT_TEXT = "Thank you for reading."
+_KEYWORD_LEAD = "This reply also mentions"
+
+
+# ---------------------------------------------------------------- text helpers
+
+_WORD = re.compile(r"[^\W\d_]+")
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def words_of(text: str) -> list[str]:
+    """Alphabetic words, casefolded, in order."""
+    return [w.casefold() for w in _WORD.findall(unicodedata.normalize("NFKC", text))]
+
+
+def _reserved() -> frozenset[str]:
+    parts: list[str] = [*_CLAUSES, _TITLE, _POSTSCRIPT_TEXT, _KEYWORD_LEAD]
+    parts += [q + " " + " ".join(opts) for q, opts in CONSTRAINED_OPTIONS]
+    parts += [*END_PHRASES, *KEYWORDS, *FIRST_WORDS, *SECTION_MARKERS, "and section answer"]
+    return frozenset(w for part in parts for w in words_of(part))
+
+
+# Words a drawn forbidden word may never be: everything compose or another instruction writes.
+RESERVED_WORDS: frozenset[str] = _reserved()
+
+
+def _flat(text: str) -> str:
+    """NFKC, straight quotes, CRLF as LF."""
+    text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
+    return text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"}))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(_flat(text).split())
+
+
+_PARAGRAPH_BREAK = re.compile(
+    r"\n[ \t]*\n|^[ \t]*(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$", re.M
+)
+
+
+def paragraphs(text: str) -> list[str]:
+    """Blocks separated by blank lines (or a markdown divider line) that hold a letter or digit."""
+    return [b.strip() for b in _PARAGRAPH_BREAK.split(_flat(text)) if _ALNUM.search(b)]
+
+
+_TERMINATOR = re.compile(r"[.!?…。！？]+[\"')\]*_»]*(?=\s|$)")
+_ABBREVIATIONS = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "vs",
+        "etc",
+        "p.s",
+        "p.p.s",
+        "jr",
+        "sr",
+        "prof",
+        "fig",
+        "approx",
+        "no",
+        "u.s",
+        "u.k",
+        "a.m",
+        "p.m",
+    ]
+)
+
+
+def _count_sentences_in(chunk: str) -> int:
+    count, start = 0, 0
+    for m in _TERMINATOR.finditer(chunk):
+        piece = chunk[start : m.start()]
+        last = piece.split()[-1].casefold().strip("\"'(*_") if piece.split() else ""
+        if last in _ABBREVIATIONS and m.group().startswith(".") and len(m.group().strip()) == 1:
+            continue  # "e.g." or "P.S." does not end a sentence
+        if _ALNUM.search(chunk[start : m.end()]):
+            count += 1
+        start = m.end()
+    if _ALNUM.search(chunk[start:]):
+        count += 1
+    return count
+
+
+def sentence_counts(text: str) -> tuple[int, int]:
+    """(fewest, most) sentences under two readings: only end punctuation ends a sentence, or a
+    line break does too (titles, headings and list items without a full stop)."""
+    flat = _flat(text)
+    strict = _count_sentences_in(" ".join(flat.split()))
+    loose = sum(_count_sentences_in(line) for line in flat.split("\n"))
+    return min(strict, loose), max(strict, loose)
+
+
+def word_counts(text: str) -> tuple[int, int]:
+    """(fewest, most) words: whitespace-separated tokens, or runs of letters and digits."""
+    flat = _flat(text)
+    by_space = sum(1 for token in flat.split() if _ALNUM.search(token))
+    by_run = len(re.findall(r"[^\W_]+", flat))
+    return min(by_space, by_run), max(by_space, by_run)
+
+
+def _word_pattern(word: str, suffixes: str = "") -> re.Pattern[str]:
+    return re.compile(r"(?<![^\W_])" + re.escape(word.casefold()) + suffixes + r"(?![^\W_])")
+
+
+# ---------------------------------------------------------------- checkers
+
+
+def _check_repeat_prompt(text: str, p: Instruction) -> bool:
+    reply = _one_line(text).lstrip("*_#>\"'` ").casefold()
+    request = _one_line(p["request"]).casefold().rstrip(".!? ")
+    if not request or not reply.startswith(request):
+        return False
+    return bool(_ALNUM.search(reply[len(request) :]))  # an answer follows the repetition
+
+
+def _check_two_responses(text: str, p: Instruction) -> bool:
+    parts = re.split(r"\*{6,}", _flat(text))
+    found = []
+    for i, part in enumerate(parts):
+        if _ALNUM.search(part):
+            found.append(part)
+        elif 0 < i < len(parts) - 1:
+            return False  # two separators with nothing between them
+    return len(found) == 2 and _one_line(found[0]).casefold() != _one_line(found[1]).casefold()
+
+
+def _check_postscript(text: str, p: Instruction) -> bool:
+    marker = r"\s*\.?\s*".join(re.escape(c) for c in p["marker"].rstrip(".").split("."))
+    pattern = re.compile(r"^[ \t>*_#\"'`]*" + marker + r"(?![^\W_])\.?", re.M | re.I)
+    flat = _flat(text)
+    for m in pattern.finditer(flat):
+        if _ALNUM.search(flat[: m.start()]) and _ALNUM.search(flat[m.end() :]):
+            return True
+    return False
+
+
+def _check_constrained(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    hits = 0
+    for option in p["options"]:
+        key = normalise_text(option).rstrip(".!?")
+        if _word_pattern(key).search(reply):
+            hits += 1
+    return hits == 1
+
+
+_FENCE_LANGUAGE = re.compile(r"[ \t]*json(?![^\W_])", re.I)
+
+
+def _check_json(text: str, p: Instruction) -> bool:
+    body = text.strip()
+    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
+        body = body[3:-3]
+        language = _FENCE_LANGUAGE.match(body)
+        if language:
+            body = body[language.end() :]
+    try:
+        return isinstance(json.loads(body), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+_SECTION = re.compile(r"^[ \t>#*_\"'`]*section[ \t]*\d+(?!\w)", re.M | re.I)
+
+
+def _check_sections(text: str, p: Instruction) -> bool:
+    return len(_SECTION.findall(_flat(text))) == p["count"]
+
+
+_BULLET = re.compile(r"[ \t>\"']*[*\-•+][ \t]+\S")
+_NUMBERED = re.compile(r"[ \t>\"']*\d+[.)][ \t]+\S")
+_DIVIDER = re.compile(r"[\s*\-_=]*")
+
+
+def list_item_count(text: str, style: str) -> int:
+    pattern = _BULLET if style == "bullet" else _NUMBERED
+    return sum(
+        1
+        for line in _flat(text).split("\n")
+        if not _DIVIDER.fullmatch(line) and pattern.match(line)
+    )
+
+
+def _check_list_items(text: str, p: Instruction) -> bool:
+    return list_item_count(text, p["style"]) == p["count"]
+
+
+_TITLE_PATTERN = re.compile(r"<<([^<>\n]*)>>|«([^«»\n]*)»|《([^《》\n]*)》")
+
+
+def _check_title(text: str, p: Instruction) -> bool:
+    return any(_ALNUM.search("".join(m.groups(""))) for m in _TITLE_PATTERN.finditer(_flat(text)))
+
+
+def _check_keywords(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    return all(_word_pattern(w, r"(?:s|es|'s)?").search(reply) for w in p["words"])
+
+
+def _check_forbidden(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    return not any(_word_pattern(w).search(reply) for w in p["words"])
+
+
+def _check_paragraph_count(text: str, p: Instruction) -> bool:
+    return len(paragraphs(text)) == p["count"]
+
+
+def _check_first_word(text: str, p: Instruction) -> bool:
+    found = paragraphs(text)
+    if len(found) < p["n"]:
+        return False
+    first = _WORD.search(found[p["n"] - 1])
+    return bool(first) and first.group().casefold() == p["word"].casefold()
+
+
+def _within(low: int, high: int, p: Instruction) -> bool:
+    """A count limit, read leniently: the most plausible count for "at least", the fewest for
+    "at most"."""
+    if p["relation"] not in RELATIONS:
+        raise ValueError(f"unknown relation {p['relation']!r}")
+    return high >= p["n"] if p["relation"] == "at least" else low <= p["n"]
+
+
+def _check_sentences(text: str, p: Instruction) -> bool:
+    return _within(*sentence_counts(text), p)
+
+
+def _check_words(text: str, p: Instruction) -> bool:
+    return _within(*word_counts(text), p)
+
+
+def _check_end_phrase(text: str, p: Instruction) -> bool:
+    reply = _one_line(text).rstrip(" \"'*_`»").casefold()
+    phrase = _one_line(p["phrase"]).casefold()
+    for tail, end in ((reply, phrase), (reply.rstrip(".!?"), phrase.rstrip(".!?"))):
+        if end and tail.endswith(end):
+            before = tail[: len(tail) - len(end)]
+            return not before or not _ALNUM.match(before[-1])
+    return False
+
+
+def _check_quotation(text: str, p: Instruction) -> bool:
+    reply = _flat(text).strip()
+    pairs = {('"', '"'), ("«", "»")}
+    return len(reply) >= 2 and (reply[0], reply[-1]) in pairs and bool(_ALNUM.search(reply))
+
+
+def _check_lowercase(text: str, p: Instruction) -> bool:
+    return text == text.lower() and any(ch.isalpha() for ch in text)
+
+
+def _check_no_comma(text: str, p: Instruction) -> bool:
+    return "," not in _flat(text)
+
+
+_CHECKERS: dict[str, Callable[[str, Instruction], bool]] = {
+    "repeat_prompt": _check_repeat_prompt,
+    "two_responses": _check_two_responses,
+    "postscript": _check_postscript,
+    "constrained_response": _check_constrained,
+    "json_format": _check_json,
+    "multiple_sections": _check_sections,
+    "list_items": _check_list_items,
+    "title": _check_title,
+    "keywords": _check_keywords,
+    "forbidden_words": _check_forbidden,
+    "paragraph_count": _check_paragraph_count,
+    "paragraph_first_word": _check_first_word,
+    "sentence_count": _check_sentences,
+    "word_count": _check_words,
+    "end_phrase": _check_end_phrase,
+    "quotation": _check_quotation,
+    "lowercase": _check_lowercase,
+    "no_comma": _check_no_comma,
+}
+
+
+def check(instruction: Instruction, text: str) -> bool:
+    """Whether ``text`` follows ``instruction``; False for empty text or a malformed instruction."""
+    if not isinstance(text, str) or not _ALNUM.search(text):
+        return False
+    kind = instruction.get("kind") if isinstance(instruction, dict) else None
+    checker = _CHECKERS.get(kind) if isinstance(kind, str) else None
+    if checker is None:
+        return False
+    try:
+        return bool(checker(text, instruction))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, re.error):
+        return False
+
+
+# ---------------------------------------------------------------- descriptions
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _quoted_list(items: Sequence[str], joiner: str = "and") -> str:
+    quoted = [f"'{item}'" for item in items]
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + f" {joiner} " + quoted[-1]
+
+
+def describe(p: Instruction) -> str:
+    """The instruction as one line of the prompt."""
+    kind = p["kind"]
+    if kind == "repeat_prompt":
+        return (
+            "First repeat the request on the first line of this message word for word without "
+            "change, then give your answer (say nothing before the repeated request, and repeat "
+            "only that line, not the passage or these instructions)."
+        )
+    if kind == "two_responses":
+        return (
+            "Give two different responses. Separate the two responses, and only them, with "
+            "six asterisks: ******"
+        )
+    if kind == "postscript":
+        return f"At the end of your response, add a postscript starting with {p['marker']}"
+    if kind == "constrained_response":
+        return (
+            f"{p['question']} Give your verdict with exactly one of these options, word for "
+            f"word, somewhere in your response: {_quoted_list(p['options'], 'or')}"
+        )
+    if kind == "json_format":
+        return (
+            "Your entire response must be a single valid JSON object (a ```json code block "
+            "around it is allowed)."
+        )
+    if kind == "multiple_sections":
+        return (
+            f"Your response must have exactly {p['count']} sections. Mark the beginning of each "
+            f"section with {p['marker']} X on its own line, such as: {p['marker']} 1"
+        )
+    if kind == "list_items":
+        if p["style"] == "bullet":
+            return (
+                f"Your response must contain exactly {p['count']} bullet points, each on its own "
+                "line starting with a markdown bullet, such as: * This is a point."
+            )
+        return (
+            f"Your response must contain exactly {p['count']} numbered list items, each on its "
+            "own line starting with its number and a full stop, such as: 1. This is an item."
+        )
+    if kind == "title":
+        return (
+            "Your response must contain a title wrapped in double angular brackets, such as "
+            "<<a day at sea>>."
+        )
+    if kind == "keywords":
+        noun = "word" if len(p["words"]) == 1 else "words"
+        return f"Include the {noun} {_quoted_list(p['words'])} in your response."
+    if kind == "forbidden_words":
+        noun = "word" if len(p["words"]) == 1 else "words"
+        return f"Do not use the {noun} {_quoted_list(p['words'])} anywhere in your response."
+    if kind == "paragraph_count":
+        return (
+            f"Your response must have exactly {p['count']} paragraphs, separated from each "
+            "other by a blank line."
+        )
+    if kind == "paragraph_first_word":
+        return (
+            f"Separate paragraphs with a blank line; the {_ORDINALS[p['n'] - 1]} paragraph must "
+            f"start with the word '{p['word']}'."
+        )
+    if kind == "sentence_count":
+        return f"Your response must contain {p['relation']} {p['n']} sentences."
+    if kind == "word_count":
+        return f"Your response must contain {p['relation']} {p['n']} words."
+    if kind == "end_phrase":
+        return (
+            f"Finish your response with this exact phrase: '{p['phrase']}' No other words "
+            "should follow it."
+        )
+    if kind == "quotation":
+        return "Wrap your entire response in double quotation marks."
+    if kind == "lowercase":
+        return "Write your entire response in lowercase letters; no capital letters are allowed."
+    if kind == "no_comma":
+        return "Do not use any commas in your response."
+    raise ValueError(f"unknown instruction kind {kind!r}")
+
+
+# ---------------------------------------------------------------- drawing parameters
+
+
+@dataclass(frozen=True)
+class DrawContext:
+    """What a drawer may use: the request, the passage, and the count limits of the subtask.
+
+    ``word_limits`` and ``sentence_limits`` are (relation, low, high) choices: the relation and
+    an inclusive range the number is drawn from.
+    """
+
+    request: str
+    passage: str
+    word_limits: tuple[tuple[str, int, int], ...]
+    sentence_limits: tuple[tuple[str, int, int], ...]
+
+    def forbidden_candidates(self) -> tuple[str, ...]:
+        """Content words of the passage (5+ letters) that no other instruction needs."""
+        taken = RESERVED_WORDS | STOP | set(words_of(self.request))
+        return tuple(sorted({w for w in words_of(self.passage) if len(w) >= 5} - taken))
+
+    def keyword_candidates(self) -> tuple[str, ...]:
+        """Keywords the passage does not already use (in any form)."""
+        used = words_of(self.passage)
+        return tuple(k for k in KEYWORDS if not any(w.startswith(k) for w in used))
+
+    def available(self, kind: str) -> bool:
+        if kind == "forbidden_words":
+            return bool(self.forbidden_candidates())
+        if kind == "keywords":
+            return bool(self.keyword_candidates())
+        if kind == "word_count":
+            return bool(self.word_limits)
+        if kind == "sentence_count":
+            return bool(self.sentence_limits)
+        return True
+
+
+STOP = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "among",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "could",
+        "doing",
+        "during",
+        "every",
+        "their",
+        "there",
+        "these",
+        "those",
+        "through",
+        "under",
+        "until",
+        "where",
+        "which",
+        "while",
+        "whose",
+        "would",
+        "should",
+        "other",
+        "others",
+        "another",
+        "without",
+        "within",
+        "whether",
+        "itself",
+        "themselves",
+    ]
+)
+
+
+def _limit(rng: random.Random, choices: tuple[tuple[str, int, int], ...], step: int) -> Instruction:
+    relation, low, high = rng.choice(choices)
+    n = rng.randint(low, high)
+    if step > 1:
+        n = max(step, round(n / step) * step)
+    return {"relation": relation, "n": n}
+
+
+def draw_params(
+    kind: str, rng: random.Random, ctx: DrawContext, drawn: dict[str, Instruction]
+) -> Instruction:
+    """Parameters of one instruction; ``drawn`` holds those already drawn (in ``KINDS`` order)."""
+    params: dict[str, Any]
+    if kind == "repeat_prompt":
+        params = {"request": ctx.request}
+    elif kind == "postscript":
+        params = {"marker": rng.choice(POSTSCRIPT_MARKERS)}
+    elif kind == "constrained_response":
+        question, options = rng.choice(CONSTRAINED_OPTIONS)
+        params = {"question": question, "options": list(options)}
+    elif kind == "multiple_sections":
+        params = {"count": rng.randint(2, 5), "marker": rng.choice(SECTION_MARKERS)}
+    elif kind == "list_items":
+        params = {"count": rng.randint(2, 6), "style": rng.choice(LIST_STYLES)}
+    elif kind == "keywords":
+        pool = ctx.keyword_candidates()
+        params = {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
+    elif kind == "forbidden_words":
+        pool = ctx.forbidden_candidates()
+        params = {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
+    elif kind == "paragraph_count":
+        params = {"count": rng.randint(2, 5)}
+    elif kind == "paragraph_first_word":
+        most = drawn["paragraph_count"]["count"] if "paragraph_count" in drawn else 3
+        params = {"n": rng.randint(1, most), "word": rng.choice(FIRST_WORDS)}
+    elif kind == "sentence_count":
+        params = _limit(rng, ctx.sentence_limits, 1)
+    elif kind == "word_count":
+        params = _limit(rng, ctx.word_limits, 5)
+    elif kind == "end_phrase":
+        params = {"phrase": rng.choice(END_PHRASES)}
+    elif kind in ("two_responses", "json_format", "title", "quotation", "lowercase", "no_comma"):
+        params = {}
+    else:
+        raise ValueError(f"unknown instruction kind {kind!r}")
+    return {"kind": kind, **params}
+
+
+# ---------------------------------------------------------------- composing a response
+
+_SENTENCE_LENGTHS = (1, 6, 9, 13, 19, 28, 40)
+_PREFERRED = (2, 9)  # two sentences of about nine words per block, when the limits allow
+_MAX_SENTENCES_PER_BLOCK = 40
+
+
+class _Filler:
+    """Sentences of at least a given length, joined from the clauses in turn."""
+
+    def __init__(self, offset: int) -> None:
+        self.pos = offset * 3
+
+    def sentence(self, length: int, first: str | None = None) -> str:
+        words = [first] if first else []
+        clauses = 0
+        while len(words) < length or not clauses:
+            if clauses:
+                words.append("and")
+            words += _CLAUSES[self.pos % len(_CLAUSES)].split()
+            self.pos += 1
+            clauses += 1
+        text = " ".join(words)
+        return text[0].upper() + text[1:] + "."
+
+
+def _render_body(by_kind: dict[str, Instruction], per_block: int, length: int, offset: int) -> str:
+    """One response (without repetition, quotes or case change) with the given filler amounts."""
+    filler = _Filler(offset)
+    sections = by_kind.get("multiple_sections")
+    if sections:
+        blocks = sections["count"]
+    elif "paragraph_count" in by_kind:
+        blocks = by_kind["paragraph_count"]["count"]
+    elif "paragraph_first_word" in by_kind:
+        blocks = by_kind["paragraph_first_word"]["n"]
+    else:
+        blocks = 1
+    text: list[list[str]] = [
+        [filler.sentence(length) for _ in range(per_block)] for _ in range(blocks)
+    ]
+    first = by_kind.get("paragraph_first_word")
+    if first:
+        text[first["n"] - 1][0] = filler.sentence(length, first=first["word"])
+    extras = []
+    if "keywords" in by_kind:
+        extras.append(f"{_KEYWORD_LEAD} {' and '.join(by_kind['keywords']['words'])}.")
+    if "constrained_response" in by_kind:
+        extras.append(by_kind["constrained_response"]["options"][0])
+    text[0][1:1] = extras
+    rendered = [" ".join(sentences) for sentences in text]
+    items = by_kind.get("list_items")
+    if items:
+        lines = [
+            ("* " if items["style"] == "bullet" else f"{i}. ") + filler.sentence(length)
+            for i in range(1, items["count"] + 1)
+        ]
+        rendered[-1] += "\n" + "\n".join(lines)
+    if "end_phrase" in by_kind:
+        glue = "\n" if items else " "
+        rendered[-1] += glue + by_kind["end_phrase"]["phrase"]
+    if sections:
+        rendered = [f"{sections['marker']} {i}\n{body}" for i, body in enumerate(rendered, 1)]
+    body = "\n\n".join(rendered)
+    if "title" in by_kind:
+        body = f"<<{_TITLE}>>\n\n{body}"
+    if "postscript" in by_kind:
+        body += f"\n\n{by_kind['postscript']['marker']} {_POSTSCRIPT_TEXT}"
+    return body
+
+
+def _render(by_kind: dict[str, Instruction], per_block: int, length: int) -> str:
+    if "two_responses" in by_kind:
+        body = "\n\n******\n\n".join(
+            _render_body(by_kind, per_block, length, offset) for offset in (0, 1)
+        )
+    elif "json_format" in by_kind:
+        body = json.dumps(
+            {"response": " ".join(_render_body(by_kind, per_block, length, 0).split())},
+            ensure_ascii=False,
+        )
+    else:
+        body = _render_body(by_kind, per_block, length, 0)
+    if "repeat_prompt" in by_kind:
+        body = f"{by_kind['repeat_prompt']['request']}\n\n{body}"
+    if "quotation" in by_kind:
+        body = f'"{body}"'
+    if "lowercase" in by_kind:
+        body = body.lower()
+    return body
+
+
+def compose(instructions: Sequence[Instruction]) -> str:
+    """A response that follows every instruction; ValueError if the set cannot be met.
+
+    Two sentences of about nine words per block are tried first, then every sentence count and
+    length, shortest first, until every checker passes.
+    """
+    by_kind = {p["kind"]: p for p in instructions}
+    if len(by_kind) != len(instructions):
+        raise ValueError("an instruction kind appears twice")
+    kinds = list(by_kind)
+    for i, kind in enumerate(kinds):
+        if not compatible(kind, kinds[:i]):
+            raise ValueError(f"instruction {kind!r} conflicts with another")
+    tries = [(p, n) for p in range(1, _MAX_SENTENCES_PER_BLOCK + 1) for n in _SENTENCE_LENGTHS]
+    for per_block, length in [_PREFERRED, *tries]:
+        text = _render(by_kind, per_block, length)
+        if all(check(p, text) for p in instructions):
+            return text
+    raise ValueError("no response meets these instructions together")

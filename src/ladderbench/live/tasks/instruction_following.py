@@ -1,0 +1,242 @@
+"""Instruction following: rework a passage while obeying one to three verifiable instructions.
+
+Each question takes a passage (the corpus, or ``--sources``) and asks for a paraphrase, a
+simplification, a summary or a short story inspired by it, under IFEval-style instructions
+drawn from eighteen kinds (repeat the request, two responses, a postscript, a fixed verdict
+phrase, JSON, sections, list items, a title, required and forbidden words, paragraph count and
+first word, sentence and word limits, an end phrase, quotation marks, lowercase, no commas);
+see ``_instructions``. Instructions are drawn so that they never contradict each other, and a
+set is kept only when a response meeting all of them exists (``compose`` builds one).
+
+Why it is hard: the instructions fight the task (summarise in at most 30 words without the
+passage's key noun, tell a story in exactly four paragraphs whose third starts with "Yet"),
+and a model must track several formal constraints while writing freely.
+
+Scoring needs only the record: the instructions and their parameters are its ``instructions``
+field. The reply is checked as written (a closed <think> block is dropped and a reply wholly
+wrapped in <solution> tags is unwrapped); the score is (all instructions followed + fraction
+followed) / 2, so one broken instruction out of three scores 1/3.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ladderbench.grading.extract import strip_think
+from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.registry import register
+from ladderbench.live.tasks._corpus import passages
+from ladderbench.live.tasks._instructions import (
+    KINDS,
+    DrawContext,
+    Instruction,
+    check,
+    compatible,
+    compose,
+    describe,
+    draw_params,
+)
+
+PROMPT_TEMPLATE = """\
+{request}
+
+Passage:
+\"\"\"
+{passage}
+\"\"\"
+
+Follow every one of these instructions:
+{instructions}
+
+Your reply is checked exactly as written against each instruction, so reply with the response \
+itself only: no <solution> tags and no notes about the instructions. Counts of words, \
+sentences and paragraphs apply to your whole reply."""
+
+
+@dataclass(frozen=True)
+class SubtaskSpec:
+    """One kind of rewriting: its request lines and the count limits that suit it.
+
+    Word limits are (relation, low, high) with low and high as fractions of the passage's word
+    count (``absolute_words`` makes them plain numbers); sentence limits are plain numbers.
+    """
+
+    requests: tuple[str, ...]
+    word_limits: tuple[tuple[str, float, float], ...]
+    sentence_limits: tuple[tuple[str, int, int], ...]
+    absolute_words: bool = False
+
+
+SUBTASKS: dict[str, SubtaskSpec] = {
+    "paraphrase": SubtaskSpec(
+        requests=(
+            "Paraphrase the passage below in your own words without changing its meaning.",
+            "Restate the passage below in your own words and keep every fact it gives.",
+        ),
+        word_limits=(("at least", 0.7, 0.9), ("at most", 1.1, 1.4)),
+        sentence_limits=(("at least", 4, 7), ("at most", 6, 10)),
+    ),
+    "simplify": SubtaskSpec(
+        requests=(
+            "Rewrite the passage below in simple language that a ten-year-old could follow.",
+            "Simplify the passage below so that a young reader can understand it.",
+        ),
+        word_limits=(("at least", 0.5, 0.7), ("at most", 0.8, 1.1)),
+        sentence_limits=(("at least", 5, 9), ("at most", 6, 12)),
+    ),
+    "summarise": SubtaskSpec(
+        requests=(
+            "Summarise the passage below for a busy reader.",
+            "Write a short summary of the passage below that keeps only its main points.",
+        ),
+        word_limits=(("at most", 0.3, 0.5),),
+        sentence_limits=(("at most", 2, 5),),
+    ),
+    "story": SubtaskSpec(
+        requests=(
+            "Write a short story inspired by the passage below.",
+            "Write an original short story that borrows the setting or mood of the passage below.",
+        ),
+        word_limits=(("at least", 120, 220), ("at most", 250, 350)),
+        sentence_limits=(("at least", 8, 14), ("at most", 12, 20)),
+        absolute_words=True,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class InstructionFollowingConfig:
+    """How many instructions a question carries (drawn with these weights), the smallest word
+    limit, and how many draws to try before giving up on a passage."""
+
+    instruction_counts: tuple[int, ...] = (1, 2, 3)
+    count_weights: tuple[int, ...] = (1, 2, 2)
+    min_word_limit: int = 20
+    max_attempts: int = 200
+
+
+CONFIG = InstructionFollowingConfig()
+
+
+def _word_limits(
+    spec: SubtaskSpec, passage_words: int, cfg: InstructionFollowingConfig
+) -> tuple[tuple[str, int, int], ...]:
+    if spec.absolute_words:
+        return tuple((rel, int(lo), int(hi)) for rel, lo, hi in spec.word_limits)
+    return tuple(
+        (
+            rel,
+            max(cfg.min_word_limit, round(lo * passage_words)),
+            max(cfg.min_word_limit, round(hi * passage_words)),
+        )
+        for rel, lo, hi in spec.word_limits
+    )
+
+
+def draw_instructions(
+    rng: random.Random, ctx: DrawContext, cfg: InstructionFollowingConfig = CONFIG
+) -> list[Instruction]:
+    """Compatible instructions in prompt order, redrawn until a response can meet them all."""
+    for _ in range(cfg.max_attempts):
+        count = rng.choices(cfg.instruction_counts, weights=cfg.count_weights)[0]
+        kinds: list[str] = []
+        for _ in range(count):
+            options = [k for k in KINDS if ctx.available(k) and compatible(k, kinds)]
+            if not options:
+                break
+            kinds.append(rng.choice(options))
+        drawn: dict[str, Instruction] = {}
+        for kind in KINDS:  # parameters in a fixed order: paragraph_count before first word
+            if kind in kinds:
+                drawn[kind] = draw_params(kind, rng, ctx, drawn)
+        instructions = [drawn[k] for k in kinds]
+        try:
+            compose(instructions)
+        except ValueError:
+            continue
+        return instructions
+    raise RuntimeError(f"no satisfiable instruction set in {cfg.max_attempts} draws")
+
+
+_SOLUTION_WRAP = re.compile(r"\s*<solution>(.*)</solution>\s*", re.S | re.I)
+
+
+def response_text(response: str) -> str | None:
+    """The reply as checked: closed <think> blocks dropped, a whole-reply <solution> unwrapped,
+    CRLF line ends made LF; None when the reply is still thinking or is not text."""
+    if not isinstance(response, str):
+        return None
+    text = strip_think(response)
+    if text is None:
+        return None
+    wrapped = _SOLUTION_WRAP.fullmatch(text)
+    if wrapped:
+        text = wrapped.group(1).strip()
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def instructions_of(record: dict[str, Any]) -> list[Instruction]:
+    """The record's instructions: its ``instructions`` field, else its JSON ground truth."""
+    found = record.get("instructions")
+    if found is None:
+        found = json.loads(record["ground_truth"])
+    if not isinstance(found, list) or not all(isinstance(p, dict) for p in found):
+        raise ValueError("instructions must be a list of objects")
+    return found
+
+
+def followed(record: dict[str, Any], response: str) -> list[bool]:
+    """For each instruction, whether the reply follows it (all False for no usable reply)."""
+    instructions = instructions_of(record)
+    text = response_text(response)
+    if not text:
+        return [False] * len(instructions)
+    return [check(p, text) for p in instructions]
+
+
+@register
+class InstructionFollowing(Task):
+    name: ClassVar[str] = "instruction_following"
+    category: ClassVar[str] = "instruction_following"
+    uses_sources: ClassVar[bool] = True
+
+    def __init__(self, config: InstructionFollowingConfig = CONFIG) -> None:
+        self.config = config
+
+    def generate(self, rng: random.Random, sources: Sources) -> Question:
+        pool = passages(sources)
+        subtask = rng.choice(sorted(SUBTASKS))
+        spec = SUBTASKS[subtask]
+        passage = rng.choice(pool)
+        request = rng.choice(spec.requests)
+        ctx = DrawContext(
+            request=request,
+            passage=passage,
+            word_limits=_word_limits(spec, len(passage.split()), self.config),
+            sentence_limits=spec.sentence_limits,
+        )
+        instructions = draw_instructions(rng, ctx, self.config)
+        listed = "\n".join(f"{i}. {describe(p)}" for i, p in enumerate(instructions, 1))
+        prompt = PROMPT_TEMPLATE.format(request=request, passage=passage, instructions=listed)
+        return Question(
+            prompt=prompt,
+            ground_truth=json.dumps(instructions, ensure_ascii=False, sort_keys=True),
+            subtask=subtask,
+            fields={"instructions": instructions},
+        )
+
+    def score(self, record: dict[str, Any], response: str) -> float:
+        try:
+            results = followed(record, response)
+        except (KeyError, TypeError, ValueError):
+            return 0.0
+        if not results:
+            return 0.0
+        return (float(all(results)) + sum(results) / len(results)) / 2
+
+    def reference(self, record: dict[str, Any]) -> str:
+        return compose(instructions_of(record))

@@ -1,0 +1,352 @@
+"""The instruction-following task: instructions re-read from the prompt, reference, scoring."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.registry import get_task
+from ladderbench.live.tasks._corpus import default_corpus
+from ladderbench.live.tasks._instructions import CONFLICTS, KINDS, compose
+from ladderbench.live.tasks.instruction_following import SUBTASKS, InstructionFollowing
+
+TASK = InstructionFollowing()
+RELEASE = "2026-12-01"
+INDICES = range(64)
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
+    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
+
+
+def record(q: Question) -> dict:
+    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+
+
+QUESTIONS = [make(i) for i in INDICES]
+RECORDS = [record(q) for q in QUESTIONS]
+
+
+# ------------------------------------------------------------ re-reading the prompt
+
+
+def _quoted(text: str) -> list[str]:
+    return re.findall(r"'([^']+)'", text)
+
+
+def parse_instruction(line: str) -> dict:
+    """One numbered prompt line back into its instruction, written independently of the module."""
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    patterns = [
+        (r"First repeat the request on the first line", lambda m: {"kind": "repeat_prompt"}),
+        (r"Give two different responses\.", lambda m: {"kind": "two_responses"}),
+        (
+            r"At the end of your response, add a postscript starting with (P\.(?:P\.)?S\.)$",
+            lambda m: {"kind": "postscript", "marker": m.group(1)},
+        ),
+        (
+            r"(.+\?) Give your verdict with exactly one of these options, word for word, "
+            r"somewhere in your response: (.+)$",
+            lambda m: {
+                "kind": "constrained_response",
+                "question": m.group(1),
+                "options": _quoted(m.group(2)),
+            },
+        ),
+        (
+            r"Your entire response must be a single valid JSON object",
+            lambda m: {"kind": "json_format"},
+        ),
+        (
+            r"must have exactly (\d+) sections\. Mark the beginning of each section with (\w+) X",
+            lambda m: {"kind": "multiple_sections", "count": int(m.group(1)), "marker": m.group(2)},
+        ),
+        (
+            r"must contain exactly (\d+) bullet points",
+            lambda m: {"kind": "list_items", "count": int(m.group(1)), "style": "bullet"},
+        ),
+        (
+            r"must contain exactly (\d+) numbered list items",
+            lambda m: {"kind": "list_items", "count": int(m.group(1)), "style": "numbered"},
+        ),
+        (r"must contain a title wrapped in double angular brackets", lambda m: {"kind": "title"}),
+        (
+            r"^Include the words? (.+) in your response\.$",
+            lambda m: {"kind": "keywords", "words": _quoted(m.group(1))},
+        ),
+        (
+            r"^Do not use the words? (.+) anywhere in your response\.$",
+            lambda m: {"kind": "forbidden_words", "words": _quoted(m.group(1))},
+        ),
+        (
+            r"must have exactly (\d+) paragraphs",
+            lambda m: {"kind": "paragraph_count", "count": int(m.group(1))},
+        ),
+        (
+            r"the (\w+) paragraph must start with the word '(\w+)'",
+            lambda m: {
+                "kind": "paragraph_first_word",
+                "n": ordinals.index(m.group(1)) + 1,
+                "word": m.group(2),
+            },
+        ),
+        (
+            r"must contain (at least|at most) (\d+) sentences\.",
+            lambda m: {"kind": "sentence_count", "relation": m.group(1), "n": int(m.group(2))},
+        ),
+        (
+            r"must contain (at least|at most) (\d+) words\.",
+            lambda m: {"kind": "word_count", "relation": m.group(1), "n": int(m.group(2))},
+        ),
+        (
+            r"Finish your response with this exact phrase: '(.+)' No other words",
+            lambda m: {"kind": "end_phrase", "phrase": m.group(1)},
+        ),
+        (r"Wrap your entire response in double quotation marks", lambda m: {"kind": "quotation"}),
+        (r"entire response in lowercase letters", lambda m: {"kind": "lowercase"}),
+        (r"Do not use any commas", lambda m: {"kind": "no_comma"}),
+    ]
+    found = [build(m) for pattern, build in patterns if (m := re.search(pattern, line))]
+    assert len(found) == 1, line
+    return found[0]
+
+
+def read_prompt(prompt: str) -> tuple[str, str, list[dict]]:
+    m = re.fullmatch(
+        r'(?s)([^\n]+)\n\nPassage:\n"""\n(.+)\n"""\n\nFollow every one of these instructions:\n'
+        r"(.+?)\n\nYour reply is checked exactly as written.+",
+        prompt,
+    )
+    assert m, prompt
+    request, passage, listed = m.groups()
+    lines = listed.split("\n")
+    assert [int(line.split(".")[0]) for line in lines] == list(range(1, len(lines) + 1))
+    instructions = [parse_instruction(line.split(". ", 1)[1]) for line in lines]
+    for p in instructions:
+        if p["kind"] == "repeat_prompt":
+            p["request"] = request
+    return request, passage, instructions
+
+
+@pytest.mark.parametrize("index", INDICES)
+def test_instructions_rederived_from_prompt(index: int) -> None:
+    q = QUESTIONS[index]
+    request, passage, instructions = read_prompt(q.prompt)
+    assert instructions == q.fields["instructions"]
+    assert json.loads(q.ground_truth) == instructions
+    assert passage in default_corpus()
+    assert request in SUBTASKS[q.subtask].requests
+    passage_words = {w.casefold() for w in re.findall(r"\w+", passage)}
+    for p in instructions:
+        if p["kind"] == "forbidden_words":
+            assert set(p["words"]) <= passage_words  # the passage's own words
+        if p["kind"] == "keywords":
+            assert not set(p["words"]) & passage_words
+
+
+@pytest.mark.parametrize("index", INDICES)
+def test_reference_scores_one(index: int) -> None:
+    rec = RECORDS[index]
+    reply = TASK.reference(rec)
+    assert TASK.score(rec, reply) == 1.0
+    without_field = {"ground_truth": rec["ground_truth"], "subtask": rec["subtask"]}
+    assert TASK.score(without_field, reply) == 1.0  # the ground truth alone is enough
+
+
+def test_drawn_instructions_are_compatible() -> None:
+    counts = set()
+    for q in QUESTIONS:
+        instructions = q.fields["instructions"]
+        kinds = [p["kind"] for p in instructions]
+        counts.add(len(kinds))
+        assert len(set(kinds)) == len(kinds)
+        for a in kinds:
+            for b in kinds:
+                assert frozenset((a, b)) not in CONFLICTS
+        by_kind = {p["kind"]: p for p in instructions}
+        if "paragraph_count" in by_kind and "paragraph_first_word" in by_kind:
+            assert by_kind["paragraph_first_word"]["n"] <= by_kind["paragraph_count"]["count"]
+        required = set(by_kind.get("keywords", {}).get("words", []))
+        assert not required & set(by_kind.get("forbidden_words", {}).get("words", []))
+        json.dumps(q.fields)  # JSON-serialisable
+    assert counts == {1, 2, 3}
+    assert {q.subtask for q in QUESTIONS} == set(SUBTASKS)
+
+
+def test_every_kind_is_drawn() -> None:
+    kinds = {p["kind"] for i in range(300) for p in make(i).fields["instructions"]}
+    assert kinds == set(KINDS)
+
+
+# ------------------------------------------------------------ scoring
+
+
+def test_breaking_one_instruction_gives_documented_partial_credit() -> None:
+    """A reply meeting all but one of k instructions scores (0 + (k-1)/k) / 2."""
+    tried = 0
+    for rec in RECORDS:
+        instructions = rec["instructions"]
+        if len(instructions) < 2:
+            continue
+        for dropped in range(len(instructions)):
+            rest = instructions[:dropped] + instructions[dropped + 1 :]
+            reply = compose(rest)
+            if TASK.score({**rec, "instructions": [instructions[dropped]]}, reply) == 0.0:
+                k = len(instructions)
+                assert TASK.score(rec, reply) == pytest.approx((k - 1) / k / 2)
+                tried += 1
+    assert tried >= 20
+
+
+def test_typical_wrong_answers_score_below_one() -> None:
+    for rec in RECORDS:
+        reference = TASK.reference(rec)
+        assert TASK.score(rec, "") == 0.0
+        assert TASK.score(rec, "<think>" + reference) == 0.0  # cut off while thinking
+        assert TASK.score(rec, "I cannot help with that.") < 1.0 or len(rec["instructions"]) == 1
+    # The passage handed back unchanged breaks most instruction sets.
+    unchanged = [TASK.score(rec, read_prompt(q.prompt)[1]) for q, rec in zip(QUESTIONS, RECORDS)]
+    assert sum(s < 1.0 for s in unchanged) >= 48
+
+
+def test_one_instruction_score_is_all_or_nothing() -> None:
+    rec = {
+        "ground_truth": "[]",
+        "subtask": "summarise",
+        "instructions": [{"kind": "no_comma"}],
+    }
+    assert TASK.score(rec, "No commas here.") == 1.0
+    assert TASK.score(rec, "Commas, here.") == 0.0
+    three = {
+        **rec,
+        "instructions": [{"kind": "no_comma"}, {"kind": "title"}, {"kind": "quotation"}],
+    }
+    assert TASK.score(three, "Commas, here.") == 0.0
+    assert TASK.score(three, "No commas here.") == pytest.approx(1 / 6)
+    assert TASK.score(three, "<<T>> No commas here.") == pytest.approx(1 / 3)
+    assert TASK.score(three, '"<<T>> No commas here."') == 1.0
+
+
+@pytest.mark.parametrize("index", INDICES[:16])
+def test_reasonable_wrappers_of_the_reference_score_one(index: int) -> None:
+    rec = RECORDS[index]
+    reply = TASK.reference(rec)
+    for variant in (
+        f"<solution>{reply}</solution>",
+        f"<solution>\n{reply}\n</solution>\n",
+        f"<think>Let me check each instruction.</think>\n{reply}",
+        f"<think>plan</think><solution>{reply}</solution>",
+        reply + "\n\n  ",
+        reply.replace("\n", "\r\n"),
+    ):
+        assert TASK.score(rec, variant) == 1.0, variant
+
+
+def test_malformed_records_score_zero() -> None:
+    assert TASK.score({"ground_truth": "not json", "subtask": "story"}, "text") == 0.0
+    assert TASK.score({"ground_truth": "{}", "subtask": "story"}, "text") == 0.0
+    assert TASK.score({"ground_truth": "[]", "subtask": "story"}, "text") == 0.0
+    assert TASK.score({"ground_truth": "[1]", "subtask": "story"}, "text") == 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=400), st.integers(min_value=0, max_value=63))
+def test_score_never_raises(text: str, index: int) -> None:
+    assert 0.0 <= TASK.score(RECORDS[index], text) <= 1.0
+
+
+# ------------------------------------------------------------ determinism and sources
+
+
+def test_deterministic() -> None:
+    for i in INDICES[:16]:
+        assert make(i) == QUESTIONS[i]
+
+
+def test_other_release_gives_other_questions() -> None:
+    other = [make(i, "2027-01-01").prompt for i in INDICES]
+    assert sum(a != b.prompt for a, b in zip(other, QUESTIONS)) >= 60
+
+
+DIGEST_SCRIPT = """
+import hashlib, json
+from ladderbench.live.base import Sources, question_rng
+from ladderbench.live.tasks.instruction_following import InstructionFollowing
+
+t = InstructionFollowing()
+h = hashlib.sha256()
+for i in range(16):
+    q = t.generate(question_rng("2026-12-01", t.name, i), Sources.empty())
+    h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields], sort_keys=True).encode())
+    h.update(t.reference({"ground_truth": q.ground_truth, **q.fields}).encode())
+print(h.hexdigest())
+"""
+
+
+def test_same_questions_under_another_hash_seed() -> None:
+    digests = set()
+    for seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(SRC)}
+        out = subprocess.run(
+            [sys.executable, "-c", DIGEST_SCRIPT], env=env, capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        digests.add(out.stdout.strip())
+    h = hashlib.sha256()
+    for i in range(16):
+        q = QUESTIONS[i]
+        h.update(
+            json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields], sort_keys=True).encode()
+        )
+        h.update(TASK.reference(RECORDS[i]).encode())
+    digests.add(h.hexdigest())
+    assert len(digests) == 1
+
+
+def test_uses_given_sources() -> None:
+    text = (
+        "The tram climbed the hill past the shuttered bakeries while snow gathered on the rails "
+        "and a conductor in a heavy coat called out each stop to passengers who were half asleep "
+        "and clutching their tickets in gloved hands as the city woke slowly below them.\n\nshort"
+    )
+    sources = Sources(texts={"tram.txt": text})
+    for i in range(8):
+        q = make(i, sources=sources)
+        assert "The tram climbed the hill" in q.prompt
+        assert "short" not in read_prompt(q.prompt)[1].split()
+        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+
+
+def test_registered() -> None:
+    task = get_task("instruction_following")
+    assert isinstance(task, InstructionFollowing)
+    assert task.category == "instruction_following" and task.uses_sources
+
+
+def test_shipped_ladder_passes_the_probe() -> None:
+    from importlib import resources
+
+    from ladderbench.probe import audit, gate, load_rungs, probe
+
+    path = Path(str(resources.files("ladderbench.probe") / "ladders"))
+    rungs, warnings = load_rungs(path / "live.instruction_following.jsonl")
+    assert warnings == []
+    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.if")
+    report = audit(ledger)
+    assert gate(ledger, report).passed
+    assert not [c.case_id for c in report.cases if c.flat or c.inverted]
+    for rung in rungs:
+        context = rung.context
+        assert read_prompt(context["question"])[2] == context["instructions"]
+        assert json.loads(context["ground_truth"]) == context["instructions"]
