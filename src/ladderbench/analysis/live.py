@@ -2,8 +2,9 @@
 
 Score per question in [0, 1] (the mean over samples); task score the mean over its questions;
 category score the mean of its tasks; overall the mean of the categories, so each category weighs
-the same whatever its size. Intervals are normal approximations from the questions' spread,
-propagated through the means.
+the same whatever its size. A task's interval is the Wilson interval of its mean score (a score in
+[0, 1] varies no more than a pass/fail of the same mean, so it stays honest at 0%, 100% and small
+n); categories and overall propagate the tasks' standard errors through the means.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from ladderbench.analysis.stats import Z95
+from ladderbench.analysis.stats import Z95, wilson
 from ladderbench.items import ResultRow
 
 
@@ -22,10 +23,11 @@ def _interval(mean: float, se: float) -> list[float]:
     return [max(0.0, mean - Z95 * se), min(1.0, mean + Z95 * se)]
 
 
-def _mean_se(values: list[float]) -> tuple[float, float]:
+def _task_stats(values: list[float]) -> tuple[float, float, list[float]]:
+    """Mean, standard error and interval of one task's question scores."""
     mean = statistics.fmean(values)
-    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.5
-    return mean, se
+    lo, hi = wilson(sum(values), len(values))
+    return mean, (hi - lo) / (2 * Z95), [lo, hi]
 
 
 def _combine(parts: list[tuple[float, float]]) -> tuple[float, float]:
@@ -63,11 +65,9 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> dict[str, Any]:
         entry: dict[str, Any] = {"category": category_of[task], "n": len(scores)}
         entry["errors"] = errors.get(task, 0)
         if scores:
-            mean, se = _mean_se(scores)
+            mean, se, interval = _task_stats(scores)
             task_stats[task] = (mean, se)
-            entry.update(
-                score=mean, ci95=_interval(mean, se), perfect=sum(s == 1.0 for s in scores)
-            )
+            entry.update(score=mean, ci95=interval, perfect=sum(s == 1.0 for s in scores))
         else:
             entry.update(score=None, ci95=None, perfect=0)
         by_task[task] = entry
