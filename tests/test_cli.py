@@ -173,3 +173,27 @@ def test_compare_and_calibrate_commands(tmp_path):
     classes.write_text('[models]\nrandom = "huge"\n')
     proc = ladderbench("calibrate", str(puzzles), "--classes", str(classes))
     assert proc.returncode == 2 and "classes are baseline" in proc.stderr
+
+
+def test_unreachable_endpoint_is_one_line_and_writes_no_rows(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    out = tmp_path / "r.jsonl"
+    proc = ladderbench(
+        "run",
+        "--model",
+        "openai:m",
+        "--base-url",
+        f"http://127.0.0.1:{port}/v1",
+        "--out",
+        str(out),
+        "--concurrency",
+        "8",
+        "--quiet",
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "cannot connect" in proc.stderr
+    assert not out.exists() or out.read_text() == ""

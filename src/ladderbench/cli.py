@@ -159,9 +159,8 @@ def _open_cache(adapter: Any) -> Any:
     return ResponseCache(default_cache_path())
 
 
-def _run_with_progress(
-    run_suite: Any, target: Any, adapter: Any, config: Any, cache: Any, quiet: bool
-) -> dict[str, Any]:
+def _progress_bar(label: str, out: Path) -> Any:
+    """A rich progress bar with rate and ETA, and the two callbacks the runner drives it with."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -183,23 +182,32 @@ def _run_with_progress(
         RateColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        disable=quiet,
-        transient=False,
     )
-    task = progress.add_task(f"{adapter.kind}:{adapter.model}", total=None)
+    task = progress.add_task(label, total=None)
 
     def on_start(total: int, done: int) -> None:
         progress.update(task, total=total, completed=done)
-        if done and not quiet:
-            progress.console.print(
-                f"resuming {config.out}: {done} of {total} attempts already done"
-            )
+        if done:
+            progress.console.print(f"resuming {out}: {done} of {total} attempts already done")
 
     def advance(n: int) -> None:
         progress.advance(task, n)
 
+    return progress, advance, on_start
+
+
+def _run_with_progress(
+    run_suite: Any, target: Any, adapter: Any, config: Any, cache: Any, quiet: bool
+) -> dict[str, Any]:
+    """Run with a progress bar (none with --quiet); Ctrl-C keeps the rows for a resume."""
+    from contextlib import nullcontext
+
+    label = f"{adapter.kind}:{adapter.model}"
+    bar, advance, on_start = (
+        (nullcontext(), None, None) if quiet else _progress_bar(label, config.out)
+    )
     try:
-        with progress:
+        with bar:
             return asyncio.run(run_suite(target, adapter, config, cache, advance, on_start))
     except KeyboardInterrupt:
         typer.echo(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -35,20 +36,22 @@ def register_suite(name: str) -> Callable[[SuiteFactory], SuiteFactory]:
     return decorate
 
 
-def _load_builtins() -> None:
-    import ladderbench.live.suite
-    import ladderbench.puzzles.suite
-    import ladderbench.static.suite  # noqa: F401  (each registers its suite)
+# Built-in suites, imported only when asked for: a static run need not load the live suite.
+_BUILTIN = {
+    "live": "ladderbench.live.suite",
+    "puzzles": "ladderbench.puzzles.suite",
+    "static": "ladderbench.static.suite",
+}
 
 
 def suite_names() -> list[str]:
-    _load_builtins()
-    return sorted(_SUITES)
+    return sorted(set(_SUITES) | set(_BUILTIN))
 
 
 def make_suite(name: str, **options: Any) -> Suite:
     """Build a registered suite; options a suite does not take are ignored by its factory."""
-    _load_builtins()
+    if name not in _SUITES and name in _BUILTIN:
+        importlib.import_module(_BUILTIN[name])
     if name not in _SUITES:
         raise UserError(f"unknown suite {name!r}; known: {', '.join(sorted(_SUITES))}")
     return _SUITES[name](**options)

@@ -447,6 +447,9 @@ def _listed_labels(masked: str, opts: _Options) -> set:
     return labels
 
 
+_BARE_LETTER = re.compile(r"\(?([A-Z])\)?[.)]?")
+
+
 def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> str | None:
     """The option letter a reply chose, or None if it chose no single valid option.
 
@@ -460,6 +463,10 @@ def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> 
     text = strip_think(response)
     if not text:
         return None
+    bare = _BARE_LETTER.fullmatch(text)
+    if bare and bare.group(1) in letters[: len(choices)]:
+        if not any(len(str(c).strip()) <= 3 for c in choices):
+            return bare.group(1)  # the common reply "B" or "(B)": no need for the full read
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     opts = _Options(list(choices), letters)
     if not opts.valid:

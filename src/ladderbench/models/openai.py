@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -93,7 +94,11 @@ class OpenAIAdapter(ModelAdapter):
         self.timeout = timeout
         self.retries = retries
         self.retry_wait = retry_wait
-        self._backoff = wait_exponential_jitter(multiplier=retry_wait, max=60.0, jitter=retry_wait)
+        # Exponential backoff with jitter: retry_wait * 2^(n-1) before attempt n+1; the first
+        # wait is taken by hand in _post, tenacity's loop takes the later ones.
+        self._later_backoff = wait_exponential_jitter(
+            multiplier=2 * retry_wait, max=60.0, jitter=retry_wait
+        )
         self._session: aiohttp.ClientSession | None = None
 
     def _scrub(self, text: str) -> str:
@@ -163,18 +168,32 @@ class OpenAIAdapter(ModelAdapter):
             latency_ms=(time.perf_counter() - started) * 1000,
         )
 
-    def _wait(self, state: RetryCallState) -> float:
-        backoff = self._backoff(state)
-        exc = state.outcome.exception() if state.outcome else None
-        hint = getattr(exc, "retry_after", None)
+    @staticmethod
+    def _honour(hint: float | None, backoff: float) -> float:
         return max(hint, backoff) if hint is not None else backoff
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Backoff before retry n+1 (the first attempt ran outside tenacity), or Retry-After."""
+        exc = state.outcome.exception() if state.outcome else None
+        return self._honour(getattr(exc, "retry_after", None), self._later_backoff(state))
 
     async def _post(
         self, payload: dict[str, Any], fatal: tuple[type[Exception], ...] = ()
     ) -> Completion:
-        """One request with bounded retries on transient failures (except those in ``fatal``)."""
+        """One request with bounded retries on transient failures (except those in ``fatal``).
+
+        The first attempt runs bare: most requests succeed, and building the retry machinery
+        for each of them was a measurable share of the runner's CPU (bench/README.md).
+        """
+        try:
+            return await self._post_once(payload)
+        except TransientError as exc:
+            if isinstance(exc, fatal) or self.retries == 0:
+                raise
+            first_wait = self.retry_wait + random.uniform(0, self.retry_wait)
+            await asyncio.sleep(self._honour(exc.retry_after, first_wait))
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.retries + 1),
+            stop=stop_after_attempt(self.retries),
             wait=self._wait,
             retry=retry_if_exception_type(TransientError) & retry_if_not_exception_type(fatal),
             reraise=True,

@@ -71,6 +71,9 @@ class _Attempts:
         self.progress = progress
         self.settings = adapter.settings()
         self.rows: list[ResultRow] = []
+        # The first attempt checks the configuration; others may run alongside it but write
+        # nothing until it has succeeded, so a wrong endpoint leaves one error, not a file of them.
+        self.checked: asyncio.Future[None] | None = None
 
     async def one(self, item: Item, sample: int, first: bool = False) -> None:
         request = _request(item, sample, self.config)
@@ -81,6 +84,8 @@ class _Attempts:
             completion = await call(request)
             if self.cache:
                 self.cache.put(key, completion)
+        if not first and self.checked is not None:
+            await asyncio.shield(self.checked)
         row = self._row(item, sample, completion)
         self.writer.append(row)
         self.rows.append(row)
@@ -167,10 +172,21 @@ async def run_suite(
             on_start(len(attempts_planned), len(done))
         attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
         started = time.perf_counter()
-        if todo:
+        workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
+        if todo and workers == 1:
             await attempts.one(*todo[0], first=True)
-            workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
-            await _drain(attempts, todo[1:], workers)
+            await _drain(attempts, todo[1:], 1)
+        elif todo:
+            check = asyncio.ensure_future(attempts.one(*todo[0], first=True))
+            attempts.checked = check
+            rest = asyncio.ensure_future(_drain(attempts, todo[1:], workers - 1))
+            try:
+                await check
+                await rest
+            finally:
+                for task in (check, rest):
+                    task.cancel()
+                await asyncio.gather(check, rest, return_exceptions=True)
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
         summary["settings"] = {
             **adapter.settings(),
