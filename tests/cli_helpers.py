@@ -1,4 +1,4 @@
-"""Run the real command line in a subprocess, as a user would."""
+"""Run the real command line in a subprocess, as a user would (or a snippet in a fresh Python)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import ladderbench as _package
 
 
 def ladderbench(
@@ -28,6 +30,24 @@ def ladderbench(
         cwd=cwd,
         timeout=timeout,
     )
+
+
+def python_output(code: str, *, hash_seed: str, path: list[Path]) -> str:
+    """What ``code`` prints (stripped) in a fresh interpreter with ``PYTHONHASHSEED=hash_seed``.
+
+    ``path`` goes in front of ``PYTHONPATH``, after the source tree of the ladderbench imported
+    here and this folder (so the child imports the same code, and these helpers). A non-zero exit
+    fails with the child's stderr.
+    """
+    src = Path(_package.__file__).resolve().parents[1]
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": hash_seed,
+        "PYTHONPATH": os.pathsep.join(str(p) for p in [src, Path(__file__).parent, *path]),
+    }
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
 
 
 def read_jsonl(path: Path) -> tuple[list[dict], dict | None]:

@@ -3,24 +3,21 @@ the shown function by independent SymPy work; near-miss answers fail, other nota
 
 from __future__ import annotations
 
-import hashlib
 import math
-import os
 import re
-import subprocess
-import sys
 import threading
 import time
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import pytest
 import sympy as sp
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question
 from ladderbench.live.tasks.amps_hard import (
     SUBTASKS,
     AmpsHard,
@@ -30,17 +27,11 @@ from ladderbench.live.tasks.amps_hard import (
 )
 
 TASK = AmpsHard()
-RELEASE = "2026-12-01"
-INDICES = range(64)
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
-    return TASK.generate(question_rng(release, "amps_hard", index), Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release)
 
 
 def by_subtask(name: str) -> list[Question]:
@@ -131,9 +122,7 @@ def test_every_subtask_appears() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for i in INDICES:
-        q = make(i)
-        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0, (i, q.ground_truth)
+    checks.assert_reference_scores_one(TASK, [record(make(i)) for i in INDICES])
 
 
 def test_determinant_rederived() -> None:
@@ -391,69 +380,24 @@ def test_time_limit_works_off_the_main_thread() -> None:
 
 # ---------------------------------------------------------------- the grader ladder
 
-LADDER = Path(__file__).resolve().parents[2] / "src/ladderbench/probe/ladders/live.amps_hard.jsonl"
-
 
 def test_ladder_is_made_of_real_questions_and_passes_the_probe() -> None:
-    from ladderbench.probe import audit, gate, load_rungs, probe
-
-    rungs, warnings = load_rungs(LADDER)
-    assert warnings == []
-    for rung in rungs:
-        index = int(rung.case_id.split("/")[1])
-        assert rung.case_id == f"amps_hard/{index}"
-        q = make(index)
-        assert rung.context == {**record(q), "question": q.prompt}
-    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.amps_hard")
-    report = audit(ledger)
-    assert [c.case_id for c in report.cases if c.flat or c.inverted] == []
-    assert gate(ledger, report).passed
-    assert len(report.cases) >= 5
+    checks.assert_question_ladder_passes(TASK, make, min_cases=5)
 
 
 # ---------------------------------------------------------------- determinism
 
 
 def test_deterministic() -> None:
-    for index in (0, 1, 63):
-        again = TASK.generate(question_rng(RELEASE, "amps_hard", index), Sources.empty())
-        assert again == make(index)
+    checks.assert_regenerates(TASK, make, (0, 1, 63))
 
 
 def test_other_release_gives_other_questions() -> None:
-    ours = {make(i).prompt for i in range(8)}
-    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
-    assert not ours & theirs
-
-
-def _digest(release: str) -> str:
-    h = hashlib.sha256()
-    for index in range(16):
-        q = make(index, release)
-        h.update(
-            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
-        )
-    return h.hexdigest()
+    assert not checks.shared_prompts(make, range(8))
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.live.base import Sources, question_rng\n"
-        "from ladderbench.live.tasks.amps_hard import AmpsHard\n"
-        "t = AmpsHard(); h = hashlib.sha256()\n"
-        "for index in range(16):\n"
-        f"    q = t.generate(question_rng({RELEASE!r}, 'amps_hard', index), Sources.empty())\n"
-        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
-        "{sorted(q.fields.items())}\\0'.encode())\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest(RELEASE)
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 # ---------------------------------------------------------------- robustness
@@ -462,9 +406,7 @@ def test_same_bytes_under_other_hash_seed() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_score_never_raises(text: str) -> None:
-    for index in (0, 3):
-        s = TASK.score(record(make(index)), text)
-        assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(index)) for index in (0, 3)], [text])
 
 
 @settings(max_examples=200, deadline=None)
@@ -509,10 +451,9 @@ def test_score_never_raises(text: str) -> None:
     )
 )
 def test_score_never_raises_on_math_like_text(parts: list[str]) -> None:
-    text = "".join(parts)
-    for index in INDICES[:10]:
-        s = TASK.score(record(make(index)), text)
-        assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(
+        TASK, [record(make(index)) for index in INDICES[:10]], ["".join(parts)]
+    )
 
 
 def test_malformed_record_scores_zero() -> None:

@@ -3,40 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from faker.providers.address.en_US import Provider as AddressProvider
 from faker.providers.job.en_US import Provider as JobProvider
 from faker.providers.person.en_US import Provider as PersonProvider
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
 from ladderbench.errors import UserError
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
 from ladderbench.live.tasks import _tables as vocab
 from ladderbench.live.tasks.column_type import SUBTASKS, ColumnType, ColumnTypeConfig
 
 TASK = ColumnType()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release, sources)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -183,8 +173,7 @@ def test_questions_vary() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for rec in RECORDS:
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+    checks.assert_reference_scores_one(TASK, RECORDS)
 
 
 # ------------------------------------------------------------ formats and near misses
@@ -267,32 +256,17 @@ def test_sources_without_a_usable_column() -> None:
 # ------------------------------------------------------------ determinism and robustness
 
 
-def digest() -> str:
-    h = hashlib.sha256()
-    for i in range(16):
-        q = make(i)
-        h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields]).encode())
-    return h.hexdigest()
-
-
 def test_deterministic() -> None:
-    assert make(7) == make(7)
-    assert make(7) != make(8)
+    checks.assert_regenerates(TASK, make, [7])
+    assert checks.distinct_prompts(make, (7, 8)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_column_type as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "777"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("777",))
 
 
 def test_another_release_gives_other_questions() -> None:
-    other = [make(i, release="2027-01-01").prompt for i in range(16)]
-    assert not set(other) & {q.prompt for q in QUESTIONS[:16]}
+    assert not checks.shared_prompts(make, range(16))
 
 
 def test_registered() -> None:
@@ -307,6 +281,4 @@ def test_bad_config() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_score_never_raises(answer: str) -> None:
-    rec = RECORDS[0]
-    for reply in (answer, f"<solution>{answer}</solution>"):
-        assert 0.0 <= TASK.score(rec, reply) <= 1.0
+    checks.assert_scores_in_range(TASK, RECORDS[:1], [answer, f"<solution>{answer}</solution>"])

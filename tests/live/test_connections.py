@@ -3,20 +3,17 @@ lexicon (it must be the only one); the lexicon is audited; partial credit counts
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record, tagged
 
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question
 from ladderbench.live.tasks.connections import (
     SUBTASKS,
     Connections,
@@ -26,19 +23,12 @@ from ladderbench.live.tasks.connections import (
 )
 
 TASK = Connections()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
-LEXICON = SRC / "ladderbench" / "live" / "data" / "connections.json"
+LEXICON = checks.DATA / "connections.json"
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
-    return TASK.generate(question_rng(release, "connections", index), Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release)
 
 
 def score(q: Question, answer: str) -> float:
@@ -47,10 +37,6 @@ def score(q: Question, answer: str) -> float:
 
 def groups(q: Question) -> list[list[str]]:
     return [g.split(", ") for g in q.ground_truth.split("; ")]
-
-
-def tagged(lines: list[str]) -> str:
-    return "<solution>\n" + "\n".join(lines) + "\n</solution>"
 
 
 @cache
@@ -234,9 +220,7 @@ def test_parse_lexicon_rejects_bad_data() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for index in INDICES:
-        q = make(index)
-        assert score(q, TASK.reference(record(q))) == 1.0
+    checks.assert_reference_scores_one(TASK, [record(make(index)) for index in INDICES])
 
 
 def test_alternative_formats_score_one() -> None:
@@ -306,40 +290,12 @@ def test_malformed_records_score_zero() -> None:
 
 
 def test_deterministic_and_release_dependent() -> None:
-    for index in (0, 1, 2):
-        a = TASK.generate(question_rng(RELEASE, "connections", index), Sources.empty())
-        assert a == make(index)
-    other = [make(i, "2027-01-01") for i in range(16)]
-    assert sum(o.prompt != make(i).prompt for i, o in enumerate(other)) >= 14
-
-
-def _digest(release: str) -> str:
-    h = hashlib.sha256()
-    for index in range(16):
-        q = make(index, release)
-        h.update(
-            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
-        )
-    return h.hexdigest()
+    checks.assert_regenerates(TASK, make, (0, 1, 2))
+    assert checks.changed_prompts(make, range(16)) >= 14
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = (
-        "import hashlib\n"
-        "from ladderbench.live.base import Sources, question_rng\n"
-        "from ladderbench.live.tasks.connections import Connections\n"
-        "t = Connections(); h = hashlib.sha256()\n"
-        "for index in range(16):\n"
-        f"    q = t.generate(question_rng({RELEASE!r}, 'connections', index), Sources.empty())\n"
-        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
-        "{sorted(q.fields.items())}\\0'.encode())\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest(RELEASE)
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 # ---------------------------------------------------------------- robustness
@@ -348,13 +304,11 @@ def test_same_bytes_under_another_hash_seed() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=400))
 def test_score_never_raises(text: str) -> None:
-    for index in (0, 5):
-        s = TASK.score(record(make(index)), text)
-        assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(index)) for index in (0, 5)], [text])
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from([*make(2).fields["words"], ",", ";", "\n", ":", "x"]), max_size=30))
 def test_score_in_range_on_word_soup(tokens: list[str]) -> None:
-    s = TASK.score(record(make(2)), "<solution>" + " ".join(tokens) + "</solution>")
-    assert 0.0 <= s <= 1.0
+    reply = "<solution>" + " ".join(tokens) + "</solution>"
+    checks.assert_scores_in_range(TASK, [record(make(2))], [reply])

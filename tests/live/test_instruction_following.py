@@ -2,36 +2,26 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
 from ladderbench.live.tasks._corpus import default_corpus
 from ladderbench.live.tasks._instructions import CONFLICTS, KINDS, compose
 from ladderbench.live.tasks.instruction_following import SUBTASKS, InstructionFollowing
 
 TASK = InstructionFollowing()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release, sources)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -158,8 +148,8 @@ def test_instructions_rederived_from_prompt(index: int) -> None:
 @pytest.mark.parametrize("index", INDICES)
 def test_reference_scores_one(index: int) -> None:
     rec = RECORDS[index]
+    checks.assert_reference_scores_one(TASK, [rec])
     reply = TASK.reference(rec)
-    assert TASK.score(rec, reply) == 1.0
     without_field = {"ground_truth": rec["ground_truth"], "subtask": rec["subtask"]}
     assert TASK.score(without_field, reply) == 1.0  # the ground truth alone is enough
 
@@ -263,55 +253,24 @@ def test_malformed_records_score_zero() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=400), st.integers(min_value=0, max_value=63))
 def test_score_never_raises(text: str, index: int) -> None:
-    assert 0.0 <= TASK.score(RECORDS[index], text) <= 1.0
+    checks.assert_scores_in_range(TASK, [RECORDS[index]], [text])
 
 
 # ------------------------------------------------------------ determinism and sources
 
 
 def test_deterministic() -> None:
-    for i in INDICES[:16]:
-        assert make(i) == QUESTIONS[i]
+    checks.assert_regenerates(TASK, lambda index: QUESTIONS[index], INDICES[:16])
 
 
 def test_other_release_gives_other_questions() -> None:
-    other = [make(i, "2027-01-01").prompt for i in INDICES]
-    assert sum(a != b.prompt for a, b in zip(other, QUESTIONS)) >= 60
-
-
-DIGEST_SCRIPT = """
-import hashlib, json
-from ladderbench.live.base import Sources, question_rng
-from ladderbench.live.tasks.instruction_following import InstructionFollowing
-
-t = InstructionFollowing()
-h = hashlib.sha256()
-for i in range(16):
-    q = t.generate(question_rng("2026-12-01", t.name, i), Sources.empty())
-    h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields], sort_keys=True).encode())
-    h.update(t.reference({"ground_truth": q.ground_truth, **q.fields}).encode())
-print(h.hexdigest())
-"""
+    assert checks.changed_prompts(make, INDICES) >= 60
 
 
 def test_same_questions_under_another_hash_seed() -> None:
-    digests = set()
-    for seed in ("0", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(SRC)}
-        out = subprocess.run(
-            [sys.executable, "-c", DIGEST_SCRIPT], env=env, capture_output=True, text=True
-        )
-        assert out.returncode == 0, out.stderr
-        digests.add(out.stdout.strip())
-    h = hashlib.sha256()
-    for i in range(16):
-        q = QUESTIONS[i]
-        h.update(
-            json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields], sort_keys=True).encode()
-        )
-        h.update(TASK.reference(RECORDS[i]).encode())
-    digests.add(h.hexdigest())
-    assert len(digests) == 1
+    checks.assert_same_bytes_under_another_hash_seed(
+        TASK, make, ("0", "12345"), with_reference=True
+    )
 
 
 def test_uses_given_sources() -> None:
@@ -335,17 +294,8 @@ def test_registered() -> None:
 
 
 def test_shipped_ladder_passes_the_probe() -> None:
-    from importlib import resources
-
-    from ladderbench.probe import audit, gate, load_rungs, probe
-
-    path = Path(str(resources.files("ladderbench.probe") / "ladders"))
-    rungs, warnings = load_rungs(path / "live.instruction_following.jsonl")
-    assert warnings == []
-    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.if")
-    report = audit(ledger)
-    assert gate(ledger, report).passed
-    assert not [c.case_id for c in report.cases if c.flat or c.inverted]
+    rungs = checks.load_ladder("instruction_following")
+    checks.assert_probe_passes(TASK, rungs, "live.if")
     for rung in rungs:
         context = rung.context
         assert read_prompt(context["question"])[2] == context["instructions"]

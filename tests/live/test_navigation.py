@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from functools import cache
-from pathlib import Path
 
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question
 from ladderbench.live.tasks.navigation import Navigation, read_position
 
 TASK = Navigation()
-RELEASE = "2026-12-01"
-INDICES = range(64)
 HEADINGS = {"north": 1j, "east": 1, "south": -1j, "west": -1}
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
-    return TASK.generate(question_rng(release, "navigation", index), Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release)
 
 
 def walk(prompt: str) -> tuple[tuple[int, int], int]:
@@ -99,9 +90,7 @@ def test_obstacles_really_block() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for index in INDICES:
-        rec = record(make(index))
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+    checks.assert_reference_scores_one(TASK, [record(make(index)) for index in INDICES])
 
 
 def test_alternative_formats_score_one() -> None:
@@ -155,60 +144,28 @@ def test_read_position() -> None:
 
 
 def test_deterministic() -> None:
-    for index in (0, 1, 63):
-        again = TASK.generate(question_rng(RELEASE, "navigation", index), Sources.empty())
-        assert again == make(index)
-    assert len({make(i).prompt for i in INDICES}) == len(INDICES)
+    checks.assert_regenerates(TASK, make, (0, 1, 63))
+    assert checks.distinct_prompts(make, INDICES) == len(INDICES)
 
 
 def test_other_release_gives_other_questions() -> None:
-    ours = {make(i).prompt for i in range(8)}
-    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
-    assert not ours & theirs
-
-
-def _digest(release: str) -> str:
-    h = hashlib.sha256()
-    for index in range(16):
-        q = make(index, release)
-        h.update(
-            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
-        )
-    return h.hexdigest()
+    assert not checks.shared_prompts(make, range(8))
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.live.base import Sources, question_rng\n"
-        "from ladderbench.live.tasks.navigation import Navigation\n"
-        "t = Navigation(); h = hashlib.sha256()\n"
-        "for index in range(16):\n"
-        f"    q = t.generate(question_rng({RELEASE!r}, 'navigation', index), Sources.empty())\n"
-        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
-        "{sorted(q.fields.items())}\\0'.encode())\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest(RELEASE)
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_score_never_raises(text: str) -> None:
-    s = TASK.score(record(make(0)), text)
-    assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(0))], [text])
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(["(", ")", "3", "-", "x", "=", ",", "1e999", "\u2212", "9" * 50])))
 def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
-    s = TASK.score(record(make(1)), "".join(parts))
-    assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(1))], ["".join(parts)])
 
 
 def test_malformed_record_scores_zero() -> None:

@@ -4,37 +4,28 @@ follows the documented Levenshtein formula."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question
 from ladderbench.live.tasks.proof_order import BUILDERS, PROOFS, ProofOrder, parse_order
 
 TASK = ProofOrder()
-RELEASE = "2026-12-01"
-INDICES = range(64)
 KINDS = {"contradiction", "induction", "number_theory", "derivation"}
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
-    return TASK.generate(question_rng(release, "proof_order", index), Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release)
 
 
 def truth(q: Question) -> list[str]:
@@ -140,9 +131,7 @@ def test_shown_order_differs_from_the_true_one() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for i in INDICES:
-        q = make(i)
-        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+    checks.assert_reference_scores_one(TASK, [record(make(index)) for index in INDICES])
 
 
 # ---------------------------------------------------------------- partial credit
@@ -223,71 +212,24 @@ def test_parse_order_keeps_only_capital_labels_in_prose() -> None:
 
 # ---------------------------------------------------------------- the grader ladder
 
-LADDER = (
-    Path(__file__).resolve().parents[2] / "src/ladderbench/probe/ladders/live.proof_order.jsonl"
-)
-
 
 def test_ladder_is_made_of_real_questions_and_passes_the_probe() -> None:
-    from ladderbench.probe import audit, gate, load_rungs, probe
-
-    rungs, warnings = load_rungs(LADDER)
-    assert warnings == []
-    for rung in rungs:
-        index = int(rung.case_id.split("/")[1])
-        assert rung.case_id == f"proof_order/{index}"
-        q = make(index)
-        assert rung.context == {**record(q), "question": q.prompt}
-    ledger = probe(rungs, lambda case, answer: TASK.score(case, answer), 3, "live.proof_order")
-    report = audit(ledger)
-    assert [c.case_id for c in report.cases if c.flat or c.inverted] == []
-    assert gate(ledger, report).passed
-    assert len(report.cases) >= 5
+    checks.assert_question_ladder_passes(TASK, make, min_cases=5)
 
 
 # ---------------------------------------------------------------- determinism
 
 
 def test_deterministic() -> None:
-    for index in (0, 1, 63):
-        again = TASK.generate(question_rng(RELEASE, "proof_order", index), Sources.empty())
-        assert again == make(index)
+    checks.assert_regenerates(TASK, make, (0, 1, 63))
 
 
 def test_other_release_gives_other_questions() -> None:
-    ours = {make(i).prompt for i in range(8)}
-    theirs = {make(i, "2027-01-01").prompt for i in range(8)}
-    assert not ours & theirs
-
-
-def _digest(release: str) -> str:
-    h = hashlib.sha256()
-    for index in range(16):
-        q = make(index, release)
-        h.update(
-            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
-        )
-    return h.hexdigest()
+    assert not checks.shared_prompts(make, range(8))
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.live.base import Sources, question_rng\n"
-        "from ladderbench.live.tasks.proof_order import ProofOrder\n"
-        "t = ProofOrder(); h = hashlib.sha256()\n"
-        "for index in range(16):\n"
-        f"    q = t.generate(question_rng({RELEASE!r}, 'proof_order', index), Sources.empty())\n"
-        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
-        "{sorted(q.fields.items())}\\0'.encode())\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest(RELEASE)
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 # ---------------------------------------------------------------- robustness
@@ -296,9 +238,7 @@ def test_same_bytes_under_other_hash_seed() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_score_never_raises(text: str) -> None:
-    for index in (0, 5):
-        s = TASK.score(record(make(index)), text)
-        assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(index)) for index in (0, 5)], [text])
 
 
 def test_malformed_record_scores_zero() -> None:

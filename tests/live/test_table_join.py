@@ -5,36 +5,26 @@ from __future__ import annotations
 import contextlib
 import csv
 import datetime as dt
-import hashlib
 import io
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
 from ladderbench.errors import UserError
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
 from ladderbench.live.tasks.table_join import SUBTASKS, JoinConfig, TableJoin
 
 TASK = TableJoin()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release, sources)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -158,8 +148,7 @@ def test_shape_of_questions() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for rec in RECORDS:
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+    checks.assert_reference_scores_one(TASK, RECORDS)
 
 
 # ------------------------------------------------------------ formats and partial credit
@@ -248,32 +237,17 @@ def test_bad_sources_raise_user_error() -> None:
 # ------------------------------------------------------------ determinism and robustness
 
 
-def digest() -> str:
-    h = hashlib.sha256()
-    for i in range(16):
-        q = make(i)
-        h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields]).encode())
-    return h.hexdigest()
-
-
 def test_deterministic() -> None:
-    assert make(5) == make(5)
-    assert make(5) != make(6)
+    checks.assert_regenerates(TASK, make, [5])
+    assert checks.distinct_prompts(make, (5, 6)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_table_join as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "4242"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("4242",))
 
 
 def test_another_release_gives_other_questions() -> None:
-    other = [make(i, release="2027-01-01").prompt for i in range(16)]
-    assert not set(other) & {q.prompt for q in QUESTIONS[:16]}
+    assert not checks.shared_prompts(make, range(16))
 
 
 def test_registered() -> None:
@@ -288,9 +262,8 @@ def test_bad_config() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_score_never_raises(text: str) -> None:
-    rec = RECORDS[0]
-    for reply in (text, f"<solution>{text}</solution>", f"<solution>{{{text}}}</solution>"):
-        assert 0.0 <= TASK.score(rec, reply) <= 1.0
+    replies = [text, f"<solution>{text}</solution>", f"<solution>{{{text}}}</solution>"]
+    checks.assert_scores_in_range(TASK, RECORDS[:1], replies)
 
 
 @settings(max_examples=200, deadline=None)
@@ -298,7 +271,7 @@ def test_score_never_raises(text: str) -> None:
     st.dictionaries(st.sampled_from(RECORDS[0]["left_columns"] + ["x", ""]), st.text(max_size=12))
 )
 def test_score_never_raises_on_mappings(m: dict) -> None:
-    assert 0.0 <= TASK.score(RECORDS[0], f"<solution>{json.dumps(m)}</solution>") <= 1.0
+    checks.assert_scores_in_range(TASK, RECORDS[:1], [f"<solution>{json.dumps(m)}</solution>"])
 
 
 def test_pathological_answers_score_zero() -> None:

@@ -3,38 +3,28 @@
 from __future__ import annotations
 
 import csv
-import hashlib
 import html
 import io
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pandas as pd
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from task_checks import INDICES, RELEASE, make_question, record
 
 from ladderbench.errors import UserError
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
 from ladderbench.live.tasks.table_reformat import FORMATS, ReformatConfig, TableReformat, render
 
 TASK = TableReformat()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return TASK.generate(question_rng(release, TASK.name, index), sources or Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release, sources)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -142,8 +132,7 @@ def test_tables_are_mixed_and_tricky() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for rec in RECORDS:
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0, rec["subtask"]
+    checks.assert_reference_scores_one(TASK, RECORDS)
 
 
 # ------------------------------------------------------------ alternatives and near misses
@@ -300,32 +289,17 @@ def test_bad_sources_raise_user_error(text: str, reason: str) -> None:
 # ------------------------------------------------------------ determinism and robustness
 
 
-def digest() -> str:
-    h = hashlib.sha256()
-    for i in range(16):
-        q = make(i)
-        h.update(json.dumps([q.prompt, q.ground_truth, q.subtask, q.fields]).encode())
-    return h.hexdigest()
-
-
 def test_deterministic() -> None:
-    assert make(3) == make(3)
-    assert make(3) != make(4)
+    checks.assert_regenerates(TASK, make, [3])
+    assert checks.distinct_prompts(make, (3, 4)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_table_reformat as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 def test_another_release_gives_other_questions() -> None:
-    other = [make(i, release="2027-01-01").prompt for i in range(16)]
-    assert not set(other) & {q.prompt for q in QUESTIONS[:16]}
+    assert not checks.shared_prompts(make, range(16))
 
 
 def test_registered() -> None:
@@ -340,13 +314,12 @@ def test_bad_config() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(), st.sampled_from(range(len(FORMATS))))
 def test_score_never_raises(text: str, k: int) -> None:
-    rec = rec_for(FORMATS[k])
-    for reply in (text, f"<solution>{text}</solution>", f"```\n{text}\n```"):
-        assert 0.0 <= TASK.score(rec, reply) <= 1.0
+    replies = [text, f"<solution>{text}</solution>", f"```\n{text}\n```"]
+    checks.assert_scores_in_range(TASK, [rec_for(FORMATS[k])], replies)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet='{}[]",:|\t\n<>/tdrhable0123abc ', max_size=200))
 def test_score_never_raises_on_table_soup(text: str) -> None:
-    for target in FORMATS:
-        assert 0.0 <= TASK.score(rec_for(target), f"<solution>{text}</solution>") <= 1.0
+    records = [rec_for(target) for target in FORMATS]
+    checks.assert_scores_in_range(TASK, records, [f"<solution>{text}</solution>"])

@@ -3,19 +3,16 @@ passage it came from; near misses fail, reasonable reply formats pass."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 
 import pytest
+import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
+from task_checks import INDICES, RELEASE, make_question, record
 
 from ladderbench.live.base import Question, Sources, question_rng
 from ladderbench.live.tasks.typos import (
@@ -27,19 +24,12 @@ from ladderbench.live.tasks.typos import (
 )
 
 TASK = Typos()
-RELEASE = "2026-12-01"
-INDICES = range(64)
-SRC = Path(__file__).resolve().parents[2] / "src"
-CORPUS = SRC / "ladderbench" / "live" / "data" / "corpus.jsonl"
+CORPUS = checks.DATA / "corpus.jsonl"
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
-    return TASK.generate(question_rng(release, "typos", index), Sources.empty())
-
-
-def record(q: Question) -> dict:
-    return {"ground_truth": q.ground_truth, "subtask": q.subtask, **q.fields}
+    return make_question(TASK, index, release)
 
 
 def score(q: Question, answer: str) -> float:
@@ -137,9 +127,7 @@ def test_inject_typos_rejects_bad_counts() -> None:
 
 
 def test_reference_scores_one() -> None:
-    for index in INDICES:
-        q = make(index)
-        assert score(q, TASK.reference(record(q))) == 1.0
+    checks.assert_reference_scores_one(TASK, [record(make(index)) for index in INDICES])
 
 
 def test_alternative_formats_score_one() -> None:
@@ -195,41 +183,12 @@ def test_score_tolerates_malformed_records() -> None:
 
 
 def test_deterministic_and_release_dependent() -> None:
-    for index in (0, 1, 2):
-        a = TASK.generate(question_rng(RELEASE, "typos", index), Sources.empty())
-        assert a == make(index)
-    other = [make(i, "2027-01-01") for i in range(16)]
-    assert [q.prompt for q in other] != [make(i).prompt for i in range(16)]
-    assert sum(o.prompt != make(i).prompt for i, o in enumerate(other)) >= 12
-
-
-def _digest(release: str) -> str:
-    h = hashlib.sha256()
-    for index in range(16):
-        q = make(index, release)
-        h.update(
-            f"{q.prompt}\0{q.ground_truth}\0{q.subtask}\0{sorted(q.fields.items())}\0".encode()
-        )
-    return h.hexdigest()
+    checks.assert_regenerates(TASK, make, (0, 1, 2))
+    assert checks.changed_prompts(make, range(16)) >= 12
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = (
-        "import hashlib\n"
-        "from ladderbench.live.base import Sources, question_rng\n"
-        "from ladderbench.live.tasks.typos import Typos\n"
-        "t = Typos(); h = hashlib.sha256()\n"
-        "for index in range(16):\n"
-        f"    q = t.generate(question_rng({RELEASE!r}, 'typos', index), Sources.empty())\n"
-        "    h.update(f'{q.prompt}\\0{q.ground_truth}\\0{q.subtask}\\0"
-        "{sorted(q.fields.items())}\\0'.encode())\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest(RELEASE)
+    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
 
 
 def test_sources_are_used() -> None:
@@ -250,9 +209,7 @@ def test_sources_are_used() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=400))
 def test_score_never_raises(text: str) -> None:
-    for index in (0, 5):
-        s = TASK.score(record(make(index)), text)
-        assert 0.0 <= s <= 1.0
+    checks.assert_scores_in_range(TASK, [record(make(index)) for index in (0, 5)], [text])
 
 
 @settings(max_examples=100, deadline=None)

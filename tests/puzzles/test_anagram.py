@@ -3,26 +3,22 @@ built-in word list (the family's data, used here as a dictionary) with an indepe
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.anagram import TIERS, WORDS, AnagramFamily
 
 FAMILY = AnagramFamily()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "anagram", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def letter_counts(word: str) -> dict[str, int]:
@@ -73,36 +69,11 @@ def test_example_answer_is_not_a_puzzle_word() -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in SEEDS:
-        assert make(tier, seed) == make(tier, seed)
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.anagram import TIERS, AnagramFamily
-
-h = hashlib.sha256()
-for tier in sorted(TIERS):
-    for seed in range(1, 17):
-        p = AnagramFamily().generate(instance_rng("1", "anagram", tier, seed), tier)
-        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
-digest = h.hexdigest()
-"""
+    checks.assert_regenerates(FAMILY, tier, SEEDS)
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    namespace: dict[str, object] = {}
-    exec(DIGEST_SCRIPT, namespace)
-    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == namespace["digest"]
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="2718")
 
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
@@ -117,23 +88,24 @@ def test_normalise_variants(tier: int) -> None:
             " ".join(answer.upper()),
             "-".join(answer),
         ]
-        for variant in variants:
-            assert FAMILY.check(puzzle, variant), variant
+        checks.assert_accepts(FAMILY, puzzle, variants)
         last = answer[-1]
-        assert not FAMILY.check(puzzle, answer[:-1] + ("q" if last != "q" else "x"))
-        assert not FAMILY.check(puzzle, answer + "s")
-        assert not FAMILY.check(puzzle, parse(puzzle.prompt)[1])
+        near_misses = [
+            answer[:-1] + ("q" if last != "q" else "x"),
+            answer + "s",
+            parse(puzzle.prompt)[1],
+        ]
+        checks.assert_rejects(FAMILY, puzzle, near_misses)
 
 
 def test_normalise_unreadable_is_none() -> None:
-    for text in ["", "   ", "42", "cat!?", "\u00e9clair"]:
-        assert FAMILY.normalise(text) is None, text
+    checks.assert_unreadable(FAMILY, ["", "   ", "42", "cat!?", "\u00e9clair"])
 
 
 def test_normalise_reads_a_sentence_naming_the_word() -> None:
     """Regression (probe case anagram/t2/s65): "The word is pepper." reads pepper."""
     puzzle = Puzzle("", "pepper")
-    for text in [
+    accepted = [
         "The word is pepper.",
         "the word is: Pepper",
         'The unscrambled word is "pepper".',
@@ -143,30 +115,27 @@ def test_normalise_reads_a_sentence_naming_the_word() -> None:
         "I think it is pepper",
         "Answer: pepper",
         "So, the answer is P-E-P-P-E-R.",
-    ]:
-        assert FAMILY.check(puzzle, text), repr(text)
-    for text in [
+    ]
+    checks.assert_accepts(FAMILY, puzzle, accepted)
+    rejected = [
         "The word is peper.",
         "The word is papaya or pepper.",
         "The word is pepper, a vegetable.",
         "The word is",
         "pepper or guava",
-    ]:
-        assert not FAMILY.check(puzzle, text), repr(text)
+    ]
+    checks.assert_rejects(FAMILY, puzzle, rejected)
     assert FAMILY.normalise("The word is papaya or guava.") is None
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [0, 1, 3, 7, -1])

@@ -3,27 +3,23 @@
 from __future__ import annotations
 
 import ast
-import os
 import re
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.arithmetic import TIERS, ArithmeticFamily
 
 FAMILY = ArithmeticFamily()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "arithmetic", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def expression_of(prompt: str) -> str:
@@ -97,47 +93,22 @@ def test_tier_shape(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in SEEDS:
-        assert make(tier, seed) == make(tier, seed)
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.arithmetic import TIERS, ArithmeticFamily
-
-h = hashlib.sha256()
-for tier in sorted(TIERS):
-    for seed in range(1, 17):
-        p = ArithmeticFamily().generate(instance_rng("1", "arithmetic", tier, seed), tier)
-        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
-digest = h.hexdigest()
-"""
+    checks.assert_regenerates(FAMILY, tier, SEEDS)
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    namespace: dict[str, object] = {}
-    exec(DIGEST_SCRIPT, namespace)
-    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == namespace["digest"]
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="2718")
 
 
 def test_normalise_variants() -> None:
     puzzle = Puzzle("", "1234")
-    for variant in ["1234", " 1234 ", "1,234", "1 234", "+1234", "1234.0", "1234.", "01234"]:
-        assert FAMILY.check(puzzle, variant), variant
-    for miss in ["1235", "123", "12,34", "1234.5", "-1234", "", "one thousand"]:
-        assert not FAMILY.check(puzzle, miss), miss
+    variants = ["1234", " 1234 ", "1,234", "1 234", "+1234", "1234.0", "1234.", "01234"]
+    checks.assert_accepts(FAMILY, puzzle, variants)
+    checks.assert_rejects(
+        FAMILY, puzzle, ["1235", "123", "12,34", "1234.5", "-1234", "", "one thousand"]
+    )
     negative = Puzzle("", "-56")
-    for variant in ["-56", "\u221256", "- 56", "-56.00"]:
-        assert FAMILY.check(negative, variant), variant
+    checks.assert_accepts(FAMILY, negative, ["-56", "\u221256", "- 56", "-56.00"])
     assert not FAMILY.check(negative, "56")
     assert FAMILY.normalise("-0") == "0"
     assert not FAMILY.check(puzzle, None)
@@ -155,15 +126,15 @@ def test_near_miss_fails(tier: int) -> None:
 def test_normalise_reads_the_result_of_an_equation() -> None:
     """Regression (probe case arithmetic/t1/s65): the working, then "= result", reads result."""
     puzzle = Puzzle("", "130")
-    for text in [
+    accepted = [
         "14 - 20 + 136 = 130",
         "8 * 17 = 136, 14 - 20 + 136 = 130",
         "14 - 20 + 8 \u00d7 17 = -6 + 136 = 130",
         "(14 - 20) + 136 == 130",
         "= 130",
-    ]:
-        assert FAMILY.check(puzzle, text), repr(text)
-    for text in [
+    ]
+    checks.assert_accepts(FAMILY, puzzle, accepted)
+    rejected = [
         "14 - 20 + 136 = 131",
         "14 - 20 + 136 = -130",
         "130 = 14 - 20 + 136",  # only the value after the last '=' counts
@@ -172,15 +143,14 @@ def test_normalise_reads_the_result_of_an_equation() -> None:
         "14 - 20 + 136 != 130",
         "14 - 20 + 136 \u2248 130",
         "the answer = 130 apples",
-    ]:
-        assert not FAMILY.check(puzzle, text), repr(text)
+    ]
+    checks.assert_rejects(FAMILY, puzzle, rejected)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_long_digit_strings_do_not_raise() -> None:
@@ -188,9 +158,7 @@ def test_long_digit_strings_do_not_raise() -> None:
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [-1, 7, 99])

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.automaton import Automaton
 
 FAMILY = Automaton()
 TIERS = sorted(FAMILY.tiers)
-SEEDS = range(1, 65)
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "automaton", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def simulate(prompt: str) -> str:
@@ -59,38 +55,12 @@ def test_tier_shapes() -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3, 64):
-        assert make(tier, seed) == make(tier, seed)
-    assert len({make(tier, seed).prompt for seed in SEEDS}) == len(SEEDS)
-
-
-def _digest() -> str:
-    h = hashlib.sha256()
-    for tier in TIERS:
-        for seed in range(1, 17):
-            puzzle = make(tier, seed)
-            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3, 64))
+    assert checks.distinct_prompts(FAMILY, tier, SEEDS) == len(SEEDS)
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.puzzles.base import instance_rng\n"
-        "from ladderbench.puzzles.families.automaton import Automaton\n"
-        "f = Automaton(); h = hashlib.sha256()\n"
-        f"for tier in {TIERS!r}:\n"
-        "    for seed in range(1, 17):\n"
-        "        p = f.generate(instance_rng('1', 'automaton', tier, seed), tier)\n"
-        "        h.update(p.prompt.encode() + b'\\0' + p.answer.encode() + b'\\0')\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "987", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="987")
 
 
 def test_normalise_variants() -> None:
@@ -105,33 +75,26 @@ def test_normalise_variants() -> None:
         f"{answer[:8]} {answer[8:16]} {answer[16:]}",
         f"`{answer}`",
     ]
-    for variant in variants:
-        assert FAMILY.check(puzzle, variant), variant
+    checks.assert_accepts(FAMILY, puzzle, variants)
 
 
 def test_normalise_near_misses() -> None:
     puzzle = make(5, 3)
     answer = puzzle.answer
     flipped = answer[:5] + ("1" if answer[5] == "0" else "0") + answer[6:]
-    assert not FAMILY.check(puzzle, flipped)
-    assert not FAMILY.check(puzzle, answer[:-1])  # one cell short
-    assert not FAMILY.check(puzzle, answer + "0")
-    assert not FAMILY.check(puzzle, None)
-    for bad in ("", "   ", "0120", "row: 0101", "zero"):
-        assert FAMILY.normalise(bad) is None, bad
+    one_short = answer[:-1]
+    checks.assert_rejects(FAMILY, puzzle, [flipped, one_short, answer + "0", None])
+    checks.assert_unreadable(FAMILY, ("", "   ", "0120", "row: 0101", "zero"))
 
 
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_format_and_bad_tier() -> None:
-    for tier in TIERS:
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    for prompt in checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS):
         assert re.search(r"exactly \d+ characters, each 0 or 1", prompt)
     for bad in (0, 3, 6, 100):
         with pytest.raises(ValueError):
-            FAMILY.generate(instance_rng("1", "automaton", bad, 1), bad)
+            make(bad, 1)

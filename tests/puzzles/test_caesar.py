@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.caesar import TIERS, CaesarFamily
 
 FAMILY = CaesarFamily()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "caesar", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def rotate(letter: str, offset: int) -> str:
@@ -65,36 +61,11 @@ def test_answer_rederived_from_prompt(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in SEEDS:
-        assert make(tier, seed) == make(tier, seed)
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.caesar import TIERS, CaesarFamily
-
-h = hashlib.sha256()
-for tier in sorted(TIERS):
-    for seed in range(1, 17):
-        p = CaesarFamily().generate(instance_rng("1", "caesar", tier, seed), tier)
-        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
-digest = h.hexdigest()
-"""
+    checks.assert_regenerates(FAMILY, tier, SEEDS)
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    namespace: dict[str, object] = {}
-    exec(DIGEST_SCRIPT, namespace)
-    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == namespace["digest"]
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="2718")
 
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
@@ -109,30 +80,28 @@ def test_normalise_variants(tier: int) -> None:
             answer.replace(" ", "  "),
             answer.title() + "!",
         ]
-        for variant in variants:
-            assert FAMILY.check(puzzle, variant), variant
+        checks.assert_accepts(FAMILY, puzzle, variants)
         last = answer[-1]
-        assert not FAMILY.check(puzzle, answer[:-1] + ("Q" if last != "Q" else "X"))
-        assert not FAMILY.check(puzzle, answer.rsplit(" ", 1)[0])
-        assert not FAMILY.check(puzzle, answer.replace(" ", ""))
+        near_misses = [
+            answer[:-1] + ("Q" if last != "Q" else "X"),
+            answer.rsplit(" ", 1)[0],
+            answer.replace(" ", ""),
+        ]
+        checks.assert_rejects(FAMILY, puzzle, near_misses)
 
 
 def test_normalise_unreadable_is_none() -> None:
-    assert FAMILY.normalise("") is None
-    assert FAMILY.normalise(" ... 42 ") is None
+    checks.assert_unreadable(FAMILY, ["", " ... 42 "])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [0, 1, 3, 7, -1])

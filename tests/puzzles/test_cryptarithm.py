@@ -7,28 +7,24 @@ digits and checking the weighted sum modulo 10**k once the lowest k columns are 
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.cryptarithm import Cryptarithm
 
 FAMILY = Cryptarithm()
 TIERS = sorted(FAMILY.tiers)
-SEEDS = range(1, 65)
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "cryptarithm", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> tuple[list[str], str]:
@@ -104,38 +100,12 @@ def test_known_puzzle() -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3, 64):
-        assert make(tier, seed) == make(tier, seed)
-    assert len({make(tier, seed).prompt for seed in range(1, 33)}) == 32
-
-
-def _digest() -> str:
-    h = hashlib.sha256()
-    for tier in TIERS:
-        for seed in range(1, 17):
-            puzzle = make(tier, seed)
-            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3, 64))
+    assert checks.distinct_prompts(FAMILY, tier, range(1, 33)) == 32
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.puzzles.base import instance_rng\n"
-        "from ladderbench.puzzles.families.cryptarithm import Cryptarithm\n"
-        "f = Cryptarithm(); h = hashlib.sha256()\n"
-        f"for tier in {TIERS!r}:\n"
-        "    for seed in range(1, 17):\n"
-        "        p = f.generate(instance_rng('1', 'cryptarithm', tier, seed), tier)\n"
-        "        h.update(p.prompt.encode() + b'\\0' + p.answer.encode() + b'\\0')\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="4242")
 
 
 def test_normalise_variants() -> None:
@@ -150,32 +120,25 @@ def test_normalise_variants() -> None:
         " ".join(f"{a}={d}" for a, d in pairs),
         "{" + ", ".join(f"'{a}': {d}" for a, d in pairs) + "}",
     ]
-    for variant in variants:
-        assert FAMILY.check(puzzle, variant), variant
+    checks.assert_accepts(FAMILY, puzzle, variants)
 
 
 def test_normalise_near_misses() -> None:
     puzzle = make(4, 5)
     letter, digit = puzzle.answer.split(",")[0].split("=")
     wrong = puzzle.answer.replace(f"{letter}={digit}", f"{letter}={(int(digit) + 1) % 10}", 1)
-    assert not FAMILY.check(puzzle, wrong)
-    assert not FAMILY.check(puzzle, puzzle.answer.rsplit(",", 1)[0])  # a letter missing
-    assert not FAMILY.check(puzzle, puzzle.answer + ",Q=5")
-    assert not FAMILY.check(puzzle, None)
-    for bad in ("", "A=1,A=2", "A=12", "A=1 B", "hello", "12345"):
-        assert FAMILY.normalise(bad) is None, bad
+    a_letter_missing = puzzle.answer.rsplit(",", 1)[0]
+    checks.assert_rejects(FAMILY, puzzle, [wrong, a_letter_missing, puzzle.answer + ",Q=5", None])
+    checks.assert_unreadable(FAMILY, ("", "A=1,A=2", "A=12", "A=1 B", "hello", "12345"))
 
 
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_format_and_bad_tier() -> None:
-    for tier in TIERS:
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS)
     for bad in (0, 3, 6, 99):
         with pytest.raises(ValueError):
-            FAMILY.generate(instance_rng("1", "cryptarithm", bad, 1), bad)
+            make(bad, 1)

@@ -9,33 +9,28 @@ leaves a colour of the test grid open, the program gives several answers.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from math import perm
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ladderbench
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.grid_transform import GridTransform
 
 FAMILY = GridTransform()
 TIERS = sorted(GridTransform.tiers)
-SEEDS = range(1, 65)
 
 Grid = tuple[tuple[int, ...], ...]
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", FAMILY.name, tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 # --- an independent implementation of the steps ------------------------------------------------
@@ -297,40 +292,11 @@ def test_tiers_have_the_documented_shape() -> None:
 
 def test_deterministic_in_process() -> None:
     for tier in TIERS:
-        for seed in range(1, 9):
-            assert make(tier, seed) == make(tier, seed)
-
-
-def _digest() -> str:
-    h = hashlib.sha256()
-    for tier in TIERS:
-        for seed in range(1, 17):
-            puzzle = make(tier, seed)
-            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
-    return h.hexdigest()
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.grid_transform import GridTransform
-family = GridTransform()
-h = hashlib.sha256()
-for tier in sorted(GridTransform.tiers):
-    for seed in range(1, 17):
-        p = family.generate(instance_rng("1", family.name, tier, seed), tier)
-        h.update(p.prompt.encode() + b"\\0" + p.answer.encode() + b"\\0")
-print(h.hexdigest())
-"""
+        checks.assert_regenerates(FAMILY, tier, range(1, 9))
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    src = str(Path(ladderbench.__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONHASHSEED": "4242", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="4242")
 
 
 def _variants(answer: str) -> list[str]:
@@ -363,43 +329,37 @@ def test_normalise_variants_and_near_misses(tier: int) -> None:
     for seed in range(1, 17):
         puzzle = make(tier, seed)
         assert FAMILY.normalise(puzzle.answer) == puzzle.answer
-        for variant in _variants(puzzle.answer):
-            assert FAMILY.check(puzzle, variant), (variant, puzzle.answer)
-        assert not FAMILY.check(puzzle, _near_miss(puzzle.answer))
-        rows = puzzle.answer.split("/")
-        assert not FAMILY.check(puzzle, "/".join(rows[:-1]))  # a row missing
-        assert not FAMILY.check(puzzle, None)
+        checks.assert_accepts(FAMILY, puzzle, _variants(puzzle.answer))
+        a_row_missing = "/".join(puzzle.answer.split("/")[:-1])
+        checks.assert_rejects(FAMILY, puzzle, [_near_miss(puzzle.answer), a_row_missing, None])
 
 
 def test_normalise_examples() -> None:
     n = FAMILY.normalise
     assert n("12/34") == "12/34" and n("[[1,2],[3,4]]") == "12/34" and n("1 2\n3 4") == "12/34"
-    for bad in ("", "12/345", "[[1,2],[3]]", "ab/cd", "[[1,2]] and more", "1x/23", "[]", "/"):
-        assert n(bad) is None, bad
+    checks.assert_unreadable(
+        FAMILY, ("", "12/345", "[[1,2],[3]]", "ab/cd", "[[1,2]] and more", "1x/23", "[]", "/")
+    )
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="0123456789[]/, \n;", max_size=40))
 def test_normalise_is_idempotent_on_grid_like_text(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or FAMILY.normalise(result) == result
+    checks.assert_normalise_total(FAMILY, text, idempotent=True)
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in TIERS:
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    for prompt in checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS):
         assert prompt.rstrip().endswith("</answer>.")
 
 
 @pytest.mark.parametrize("tier", [-1, 0, 4, 7, 99])
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError):
-        FAMILY.generate(instance_rng("1", FAMILY.name, tier, 1), tier)
+        make(tier, 1)

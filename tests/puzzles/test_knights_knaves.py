@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.knights_knaves import KnightsKnaves
 
 FAMILY = KnightsKnaves()
 TIERS = sorted(FAMILY.tiers)
-SEEDS = range(1, 65)
 COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "knights_knaves", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse_names(prompt: str) -> list[str]:
@@ -97,38 +93,12 @@ def test_answer_rederived_from_prompt(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", TIERS)
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3, 64):
-        assert make(tier, seed) == make(tier, seed)
-    assert len({make(tier, seed).prompt for seed in SEEDS}) > 60
-
-
-def _digest() -> str:
-    h = hashlib.sha256()
-    for tier in TIERS:
-        for seed in range(1, 17):
-            puzzle = make(tier, seed)
-            h.update(puzzle.prompt.encode() + b"\0" + puzzle.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3, 64))
+    assert checks.distinct_prompts(FAMILY, tier, SEEDS) > 60
 
 
 def test_same_bytes_under_other_hash_seed() -> None:
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    code = (
-        "import hashlib\n"
-        "from ladderbench.puzzles.base import instance_rng\n"
-        "from ladderbench.puzzles.families.knights_knaves import KnightsKnaves\n"
-        "f = KnightsKnaves(); h = hashlib.sha256()\n"
-        f"for tier in {TIERS!r}:\n"
-        "    for seed in range(1, 17):\n"
-        "        p = f.generate(instance_rng('1', 'knights_knaves', tier, seed), tier)\n"
-        "        h.update(p.prompt.encode() + b'\\0' + p.answer.encode() + b'\\0')\n"
-        "print(h.hexdigest())\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": src}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == _digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="12345")
 
 
 def test_normalise_variants() -> None:
@@ -145,8 +115,7 @@ def test_normalise_variants() -> None:
         ", ".join(f"{n} is a {roles[n]}" for n in names[:-1]) + f" and {names[-1]} is a "
         f"{roles[names[-1]]}.",
     ]
-    for variant in variants:
-        assert FAMILY.check(puzzle, variant), variant
+    checks.assert_accepts(FAMILY, puzzle, variants)
 
 
 def test_normalise_near_misses() -> None:
@@ -157,26 +126,24 @@ def test_normalise_near_misses() -> None:
         if "knight" in pairs[0]
         else pairs[0].replace("knave", "knight")
     )
-    assert not FAMILY.check(puzzle, ",".join([flipped, *pairs[1:]]))
-    assert not FAMILY.check(puzzle, ",".join(pairs[1:]))  # someone missing
-    assert not FAMILY.check(puzzle, puzzle.answer + "," + pairs[0])  # someone twice
-    assert not FAMILY.check(puzzle, puzzle.answer + ",Zed=knight")  # an extra person
-    assert not FAMILY.check(puzzle, None)
-    assert FAMILY.normalise("Alice=knight,Alice=knave") is None
-    assert FAMILY.normalise("Alice is a liar") is None
-    assert FAMILY.normalise("") is None
+    near_misses = [
+        ",".join([flipped, *pairs[1:]]),
+        ",".join(pairs[1:]),  # someone missing
+        puzzle.answer + "," + pairs[0],  # someone twice
+        puzzle.answer + ",Zed=knight",  # an extra person
+        None,
+    ]
+    checks.assert_rejects(FAMILY, puzzle, near_misses)
+    checks.assert_unreadable(FAMILY, ["Alice=knight,Alice=knave", "Alice is a liar", ""])
 
 
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_format_and_bad_tier() -> None:
-    for tier in TIERS:
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS)
     for bad in (0, 2, 7, -1):
         with pytest.raises(ValueError):
-            FAMILY.generate(instance_rng("1", "knights_knaves", bad, 1), bad)
+            make(bad, 1)

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.register_vm import TIERS, RegisterVM
 
 FAMILY = RegisterVM()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "register_vm", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> list[tuple[str, str, str]]:
@@ -82,28 +77,12 @@ def test_answer_rederived_from_prompt(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3):
-        assert make(tier, seed) == make(tier, seed)
-    assert make(tier, 1) != make(tier, 2)
-
-
-def digest() -> str:
-    h = hashlib.sha256()
-    for tier in sorted(TIERS):
-        for seed in range(1, 17):
-            p = make(tier, seed)
-            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3))
+    assert checks.distinct_prompts(FAMILY, tier, (1, 2)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_register_vm as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "31337"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="31337")
 
 
 def test_normalise_variants() -> None:
@@ -118,8 +97,7 @@ def test_normalise_variants() -> None:
         "{" + ", ".join(f'"{r}": {v}' for r, v in values.items()) + "}",
         " ".join(f"{r}={v}" for r, v in values.items()).replace("-", "\u2212"),
     ]
-    for text in variants:
-        assert FAMILY.check(puzzle, text), repr(text)
+    checks.assert_accepts(FAMILY, puzzle, variants)
     a = int(values["A"])
     near_misses = [
         puzzle.answer.replace(f"A={a}", f"A={a + 1}"),
@@ -130,36 +108,34 @@ def test_normalise_variants() -> None:
         "",
         None,
     ]
-    for text in near_misses:
-        assert not FAMILY.check(puzzle, text), repr(text)
+    checks.assert_rejects(FAMILY, puzzle, near_misses)
 
 
 def test_normalise_reads_and_between_pairs() -> None:
     """Regression (probe case register_vm/t3/s68): an "and" before the last pair is a list."""
     puzzle = Puzzle("", "A=16,B=-20,C=-25,D=0")
-    for text in [
+    accepted = [
         "A=16, B=-20, C=-25 and D=0",
         "A=16 and B=-20 and C=-25 and D=0",
         "A = 16, B = -20, C = -25, AND D = 0.",
         "A=16, B=-20, C=-25 & D=0",
-    ]:
-        assert FAMILY.check(puzzle, text), repr(text)
-    for text in [
+    ]
+    checks.assert_accepts(FAMILY, puzzle, accepted)
+    rejected = [
         "A=16, B=-20, C=-25 and D=1",  # a wrong value stays wrong
         "A=16, B=-20, C=-25 or D=0",
         "A=16, B=-20, C=-25 and and D=0",
         "and A=16, B=-20, C=-25, D=0",
         "A=16, B=-20, C=-25, D=0 and",
         "A=16, B=-20 and C=-25",
-    ]:
-        assert not FAMILY.check(puzzle, text), repr(text)
+    ]
+    checks.assert_rejects(FAMILY, puzzle, rejected)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    out = FAMILY.normalise(text)
-    assert out is None or isinstance(out, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 @settings(max_examples=200, deadline=None)
@@ -172,12 +148,10 @@ def test_normalise_round_trips(values: dict[str, int]) -> None:
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [-1, 0, 1, 2, 5, 6, 7])
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError, match="tier"):
-        FAMILY.generate(instance_rng("1", "register_vm", tier, 1), tier)
+        make(tier, 1)

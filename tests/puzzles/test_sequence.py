@@ -4,25 +4,21 @@ generator, and all rules that reproduce the terms must agree on the next one."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.sequence import TIERS, SequenceFamily
 
 FAMILY = SequenceFamily()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 # Each rule, fitted to the first terms, extends to ``n`` terms (or None when it cannot be fitted).
 Rule = Callable[[list[Fraction], int], list[Fraction] | None]
@@ -89,7 +85,7 @@ RULES: dict[str, Rule] = {
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "sequence", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> tuple[list[int], int]:
@@ -138,44 +134,18 @@ def test_answer_rederived_from_prompt(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in SEEDS:
-        assert make(tier, seed) == make(tier, seed)
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.sequence import TIERS, SequenceFamily
-
-h = hashlib.sha256()
-for tier in sorted(TIERS):
-    for seed in range(1, 17):
-        p = SequenceFamily().generate(instance_rng("1", "sequence", tier, seed), tier)
-        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
-digest = h.hexdigest()
-"""
+    checks.assert_regenerates(FAMILY, tier, SEEDS)
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    namespace: dict[str, object] = {}
-    exec(DIGEST_SCRIPT, namespace)
-    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == namespace["digest"]
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="2718")
 
 
 def test_normalise_variants() -> None:
     puzzle = Puzzle("", "-2431")
-    for variant in ["-2431", " -2431 ", "-2,431", "-2 431", "\u22122431", "-2431.0"]:
-        assert FAMILY.check(puzzle, variant), variant
-    for miss in ["2431", "-2432", "-243", "-2431.5", "", "minus 2431"]:
-        assert not FAMILY.check(puzzle, miss), miss
+    variants = ["-2431", " -2431 ", "-2,431", "-2 431", "\u22122431", "-2431.0"]
+    checks.assert_accepts(FAMILY, puzzle, variants)
+    checks.assert_rejects(FAMILY, puzzle, ["2431", "-2432", "-243", "-2431.5", "", "minus 2431"])
     assert FAMILY.check(Puzzle("", "105"), "+105")
 
 
@@ -190,14 +160,11 @@ def test_near_miss_fails(tier: int) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [0, 1, 7, -1])

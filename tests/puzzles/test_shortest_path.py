@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.shortest_path import TIERS, ShortestPath
 
 FAMILY = ShortestPath()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 INF = float("inf")
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "shortest_path", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> tuple[int, list[tuple[str, str, int]], str, str]:
@@ -121,55 +116,35 @@ def bfs(towns: list[str], roads: list[tuple[str, str, int]], start: str) -> dict
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3):
-        assert make(tier, seed) == make(tier, seed)
-    assert make(tier, 1) != make(tier, 2)
-
-
-def digest() -> str:
-    h = hashlib.sha256()
-    for tier in sorted(TIERS):
-        for seed in range(1, 17):
-            p = make(tier, seed)
-            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3))
+    assert checks.distinct_prompts(FAMILY, tier, (1, 2)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_shortest_path as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "4242"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="4242")
 
 
 def test_normalise_variants() -> None:
     puzzle = make(3, 5)
     n = int(puzzle.answer)
-    for text in (f"{n}", f" {n} ", f"{n} km", f"{n}km", f"{n} KM.", f"{n}.0", f"+{n}", f"\n{n}\n"):
-        assert FAMILY.check(puzzle, text), repr(text)
-    for text in (f"{n + 1}", f"{n - 1}", f"{n}.5", f"{n} miles or so", "", "abc", None):
-        assert not FAMILY.check(puzzle, text), repr(text)
-    assert FAMILY.normalise("about 12") is None
-    assert FAMILY.normalise("9" * 5000) is None
+    variants = (f"{n}", f" {n} ", f"{n} km", f"{n}km", f"{n} KM.", f"{n}.0", f"+{n}", f"\n{n}\n")
+    checks.assert_accepts(FAMILY, puzzle, variants)
+    near_misses = (f"{n + 1}", f"{n - 1}", f"{n}.5", f"{n} miles or so", "", "abc", None)
+    checks.assert_rejects(FAMILY, puzzle, near_misses)
+    checks.assert_unreadable(FAMILY, ["about 12", "9" * 5000])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    out = FAMILY.normalise(text)
-    assert out is None or re.fullmatch(r"-?[0-9]+", out)
+    checks.assert_normalise_total(FAMILY, text, pattern=r"-?[0-9]+")
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [-1, 0, 1, 2, 5, 6, 7])
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError, match="tier"):
-        FAMILY.generate(instance_rng("1", "shortest_path", tier, 1), tier)
+        make(tier, 1)

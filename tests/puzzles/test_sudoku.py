@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.sudoku import TIERS, Sudoku
 
 FAMILY = Sudoku()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "sudoku", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> tuple[int, int, int, list[list[int]]]:
@@ -103,28 +98,12 @@ def test_tier5_is_a_real_9x9() -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3):
-        assert make(tier, seed) == make(tier, seed)
-    assert make(tier, 1) != make(tier, 2)
-
-
-def digest() -> str:
-    h = hashlib.sha256()
-    for tier in sorted(TIERS):
-        for seed in range(1, 17):
-            p = make(tier, seed)
-            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3))
+    assert checks.distinct_prompts(FAMILY, tier, (1, 2)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_sudoku as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="12345")
 
 
 def test_normalise_variants() -> None:
@@ -141,21 +120,20 @@ def test_normalise_variants() -> None:
             "[" + "], [".join(",".join(row) for row in rows) + "]",
             " | ".join(rows) + ".",
         ]
-        for text in variants:
-            assert FAMILY.check(puzzle, text), repr(text)
+        checks.assert_accepts(FAMILY, puzzle, variants)
         # One wrong digit fails, so does a missing or an extra digit.
         first = puzzle.answer[0]
         wrong = ("2" if first == "1" else "1") + puzzle.answer[1:]
-        assert not FAMILY.check(puzzle, wrong)
-        assert not FAMILY.check(puzzle, puzzle.answer[:-1])
-        assert not FAMILY.check(puzzle, puzzle.answer + "1")
-        assert not FAMILY.check(puzzle, None)
+        checks.assert_rejects(
+            FAMILY, puzzle, [wrong, puzzle.answer[:-1], puzzle.answer + "1", None]
+        )
         assert FAMILY.normalise("Row 1: " + puzzle.answer) is None
 
 
 def test_normalise_rejects_non_grids() -> None:
-    for text in ("", "no idea", "1234/3412/2143/432", "12345", "1.34/3412/2143/4321", "x" * 81):
-        assert FAMILY.normalise(text) is None
+    checks.assert_unreadable(
+        FAMILY, ("", "no idea", "1234/3412/2143/432", "12345", "1.34/3412/2143/4321", "x" * 81)
+    )
 
 
 def test_normalise_strips_row_labels() -> None:
@@ -163,21 +141,21 @@ def test_normalise_strips_row_labels() -> None:
     for tier in sorted(TIERS):
         puzzle = make(tier, 7)
         rows = puzzle.answer.split("/")
-        for text in [
+        accepted = [
             "\n".join(f"Row {i}: {row}" for i, row in enumerate(rows, start=1)),
             "\n".join(f"row {i} - {' '.join(row)}" for i, row in enumerate(rows, start=1)),
             ", ".join(f"Row {i}: {row}" for i, row in enumerate(rows, start=1)),
-        ]:
-            assert FAMILY.check(puzzle, text), repr(text)
+        ]
+        checks.assert_accepts(FAMILY, puzzle, accepted)
         labelled = [f"Row {i}: {row}" for i, row in enumerate(rows, start=1)]
-        for text in [
+        unreadable = [
             "\n".join([labelled[1], labelled[0], *labelled[2:]]),  # labels out of order
             "\n".join([*labelled[:-1], rows[-1]]),  # last row unlabelled
             "\n".join([*labelled, "Done"]),  # other words
             "\n".join(f"Column {i}: {row}" for i, row in enumerate(rows, start=1)),
             "\n".join(f"Row {i} {row}" for i, row in enumerate(rows, start=1)),
-        ]:
-            assert FAMILY.normalise(text) is None, repr(text)
+        ]
+        checks.assert_unreadable(FAMILY, unreadable)
     wrong = "Row 1: 4213\nRow 2: 3124\nRow 3: 1342\nRow 4: 2413"
     assert not FAMILY.check(Puzzle("", "4213/3124/1342/2431"), wrong)
 
@@ -185,25 +163,21 @@ def test_normalise_strips_row_labels() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    out = FAMILY.normalise(text)
-    assert out is None or isinstance(out, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.text(alphabet="0123456789 /,\n|.-", max_size=120))
 def test_normalise_never_raises_on_digit_soup(text: str) -> None:
-    out = FAMILY.normalise(text)
-    assert out is None or re.fullmatch(r"[0-9]+(/[0-9]+)*", out)
+    checks.assert_normalise_total(FAMILY, text, pattern=r"[0-9]+(/[0-9]+)*")
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    for prompt in checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS)):
         assert prompt.rstrip().endswith("</answer>")
 
 
 @pytest.mark.parametrize("tier", [-1, 0, 1, 2, 6, 7, 99])
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError, match="tier"):
-        FAMILY.generate(instance_rng("1", "sudoku", tier, 1), tier)
+        make(tier, 1)

@@ -20,6 +20,11 @@ def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("LADDERBENCH_CACHE", str(tmp_path / "cache.sqlite"))
 
 
+def run_puzzles(model, *args, **kwargs):
+    """``ladderbench run --suite puzzles --model MODEL ARGS...`` in a subprocess."""
+    return ladderbench("run", "--suite", "puzzles", "--model", model, *args, **kwargs)
+
+
 def test_v1_table_covers_fourteen_families_in_their_tiers():
     known = families()
     assert len(known) == 14
@@ -42,18 +47,7 @@ def test_golden_manifest_pins_suite_v1():
 
 def test_oracle_clears_every_tier_and_echo_none(tmp_path):
     out = tmp_path / "o.jsonl"
-    proc = ladderbench(
-        "run",
-        "--suite",
-        "puzzles",
-        "--model",
-        "oracle",
-        "--seeds",
-        "1-64",
-        "--out",
-        str(out),
-        "--quiet",
-    )
+    proc = run_puzzles("oracle", "--seeds", "1-64", "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr
     rows, summary = read_jsonl(out)
     assert len(rows) == 1536 and summary["passed"] == 1536
@@ -65,40 +59,15 @@ def test_oracle_clears_every_tier_and_echo_none(tmp_path):
     )
 
     out = tmp_path / "e.jsonl"
-    proc = ladderbench(
-        "run",
-        "--suite",
-        "puzzles",
-        "--model",
-        "echo",
-        "--seeds",
-        "1-64",
-        "--out",
-        str(out),
-        "--json",
-    )
+    proc = run_puzzles("echo", "--seeds", "1-64", "--out", str(out), "--json")
     summary = json.loads(proc.stdout)
     assert summary["passed"] == 0 and summary["ladderLevel"] is None
     assert not any(t["cleared"] for t in summary["byTier"].values())
 
 
 def test_selection_by_tier_family_and_seed(tmp_path):
-    proc = ladderbench(
-        "run",
-        "--suite",
-        "puzzles",
-        "--model",
-        "oracle",
-        "--tiers",
-        "0-3",
-        "--seeds",
-        "1-2",
-        "--families",
-        "sudoku,caesar",
-        "--out",
-        str(tmp_path / "s.jsonl"),
-        "--json",
-    )
+    selection = ["--tiers", "0-3", "--seeds", "1-2", "--families", "sudoku,caesar"]
+    proc = run_puzzles("oracle", *selection, "--out", str(tmp_path / "s.jsonl"), "--json")
     summary = json.loads(proc.stdout)
     assert summary["total"] == 4 and sorted(summary["byFamily"]) == ["caesar", "sudoku"]
     assert sorted(summary["byTier"]) == ["2", "3"]
@@ -115,7 +84,7 @@ def test_selection_by_tier_family_and_seed(tmp_path):
     ],
 )
 def test_bad_selection_is_one_line_exit_2(args, message):
-    proc = ladderbench("run", "--suite", "puzzles", "--model", "oracle", *args)
+    proc = run_puzzles("oracle", *args)
     assert proc.returncode == 2 and message in proc.stderr
     assert proc.stderr.count("\n") == 1
 
@@ -142,22 +111,8 @@ def test_export_then_verify_byte_for_byte(tmp_path):
 def test_secret_seeds_never_appear_in_output(tmp_path):
     key = "admission-key-4b7e"
     out = tmp_path / "k.jsonl"
-    proc = ladderbench(
-        "run",
-        "--suite",
-        "puzzles",
-        "--model",
-        "oracle",
-        "--tiers",
-        "3",
-        "--seeds",
-        "1-3",
-        "--secret-key",
-        key,
-        "--out",
-        str(out),
-        "--quiet",
-    )
+    selection = ["--tiers", "3", "--seeds", "1-3"]
+    proc = run_puzzles("oracle", *selection, "--secret-key", key, "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
     rows, summary = read_jsonl(out)
@@ -173,25 +128,11 @@ def test_secret_seeds_never_appear_in_output(tmp_path):
     assert again == {r["prompt"] for r in rows}
     other = {r.prompt for r in PuzzleSuite(tiers=[3], seeds=[1, 2, 3], secret_key="x").items()}
     assert other.isdisjoint(again)
-    env = ladderbench(
-        "run",
-        "--suite",
-        "puzzles",
-        "--model",
-        "oracle",
-        "--tiers",
-        "3",
-        "--seeds",
-        "1-3",
-        "--out",
-        str(tmp_path / "env.jsonl"),
-        "--quiet",
-        env={"LADDERBENCH_SECRET": key},
+    env_out = tmp_path / "env.jsonl"
+    env = run_puzzles(
+        "oracle", *selection, "--out", str(env_out), "--quiet", env={"LADDERBENCH_SECRET": key}
     )
-    assert (
-        env.returncode == 0
-        and {r["prompt"] for r in read_jsonl(tmp_path / "env.jsonl")[0]} == again
-    )
+    assert env.returncode == 0 and {r["prompt"] for r in read_jsonl(env_out)[0]} == again
 
 
 @pytest.mark.parametrize(

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.text import TIERS, TextFamily
 
 FAMILY = TextFamily()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "text", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def apply_step(chars: list[str], step: str) -> list[str]:
@@ -106,36 +102,11 @@ def test_tier0_covers_every_task() -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in SEEDS:
-        assert make(tier, seed) == make(tier, seed)
-
-
-DIGEST_SCRIPT = """
-import hashlib
-from ladderbench.puzzles.base import instance_rng
-from ladderbench.puzzles.families.text import TIERS, TextFamily
-
-h = hashlib.sha256()
-for tier in sorted(TIERS):
-    for seed in range(1, 17):
-        p = TextFamily().generate(instance_rng("1", "text", tier, seed), tier)
-        h.update(f"{tier}|{seed}|{p.prompt}|{p.answer}\\n".encode())
-digest = h.hexdigest()
-"""
+    checks.assert_regenerates(FAMILY, tier, SEEDS)
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    namespace: dict[str, object] = {}
-    exec(DIGEST_SCRIPT, namespace)
-    env = {**os.environ, "PYTHONHASHSEED": "2718", "PYTHONPATH": str(SRC)}
-    out = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT + "print(digest)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert out.stdout.strip() == namespace["digest"]
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="2718")
 
 
 def near_miss(answer: str) -> str:
@@ -152,35 +123,29 @@ def test_normalise_variants(tier: int) -> None:
         answer = puzzle.answer
         _, case_matters, _ = solve(puzzle.prompt)
         wrapped = [f" {answer} ", f'"{answer}"', f"\u201c{answer}\u201d", f"{answer}."]
-        for variant in [answer, *wrapped, answer.replace(" ", "  ")]:
-            assert FAMILY.check(puzzle, variant), (seed, variant)
-        assert not FAMILY.check(puzzle, near_miss(answer))
-        assert not FAMILY.check(puzzle, answer + "x")
+        checks.assert_accepts(FAMILY, puzzle, [answer, *wrapped, answer.replace(" ", "  ")])
+        checks.assert_rejects(FAMILY, puzzle, [near_miss(answer), answer + "x"])
         if case_matters:
-            for wrong_case in [answer.lower(), answer.upper(), answer.capitalize()]:
-                assert not FAMILY.check(puzzle, wrong_case), (seed, wrong_case)
+            checks.assert_rejects(
+                FAMILY, puzzle, [answer.lower(), answer.upper(), answer.capitalize()]
+            )
         else:
-            for other_case in [answer.upper(), answer.capitalize()]:
-                assert FAMILY.check(puzzle, other_case), (seed, other_case)
+            checks.assert_accepts(FAMILY, puzzle, [answer.upper(), answer.capitalize()])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    result = FAMILY.normalise(text)
-    assert result is None or isinstance(result, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_normalise_empty_is_none() -> None:
-    assert FAMILY.normalise("") is None
-    assert FAMILY.normalise('  ""  ') is None
-    assert not FAMILY.check(make(0, 1), None)
+    checks.assert_unreadable(FAMILY, ["", '  ""  '])
+    checks.assert_rejects(FAMILY, make(0, 1), [None])
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    for tier in sorted(TIERS):
-        prompt = make(tier, 1).prompt
-        assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [-1, 7, 99])

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import subprocess
-import sys
 from fractions import Fraction
-from pathlib import Path
 
+import family_checks as checks
 import pytest
+from family_checks import SEEDS, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladderbench.puzzles.base import Puzzle, instance_rng
+from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.weighted_ordering import TIERS, WeightedOrdering
 
 FAMILY = WeightedOrdering()
-SEEDS = range(1, 65)
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 # (pattern, function of the match giving {box: coefficient} and the right-hand side)
 RULES = [
@@ -40,7 +35,7 @@ RULES = [
 
 
 def make(tier: int, seed: int) -> Puzzle:
-    return FAMILY.generate(instance_rng("1", "weighted_ordering", tier, seed), tier)
+    return make_puzzle(FAMILY, tier, seed)
 
 
 def parse(prompt: str) -> tuple[list[str], list[tuple[dict[str, int], int]]]:
@@ -106,28 +101,12 @@ def test_answer_rederived_from_prompt(tier: int) -> None:
 
 @pytest.mark.parametrize("tier", sorted(TIERS))
 def test_deterministic(tier: int) -> None:
-    for seed in (1, 2, 3):
-        assert make(tier, seed) == make(tier, seed)
-    assert make(tier, 1) != make(tier, 2)
-
-
-def digest() -> str:
-    h = hashlib.sha256()
-    for tier in sorted(TIERS):
-        for seed in range(1, 17):
-            p = make(tier, seed)
-            h.update(p.prompt.encode() + b"\0" + p.answer.encode() + b"\0")
-    return h.hexdigest()
+    checks.assert_regenerates(FAMILY, tier, (1, 2, 3))
+    assert checks.distinct_prompts(FAMILY, tier, (1, 2)) == 2
 
 
 def test_same_bytes_under_another_hash_seed() -> None:
-    code = "import test_weighted_ordering as t; print(t.digest())"
-    env = {**os.environ, "PYTHONHASHSEED": "777"}
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(Path(__file__).parent)])
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == digest()
+    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="777")
 
 
 def test_normalise_variants() -> None:
@@ -143,8 +122,7 @@ def test_normalise_variants() -> None:
         ", ".join(names[:-1]) + " and " + names[-1],
         ", ".join(f"the {n} box" for n in names) + ".",
     ]
-    for text in variants:
-        assert FAMILY.check(puzzle, text), repr(text)
+    checks.assert_accepts(FAMILY, puzzle, variants)
     swapped = [names[1], names[0], *names[2:]]
     near_misses = [
         ", ".join(swapped),
@@ -156,20 +134,19 @@ def test_normalise_variants() -> None:
         "",
         None,
     ]
-    for text in near_misses:
-        assert not FAMILY.check(puzzle, text), repr(text)
+    checks.assert_rejects(FAMILY, puzzle, near_misses)
 
 
 def test_normalise_reads_only_palette_colours() -> None:
     """Regression: a refusal or other prose is no answer, not a wrong list of "colours"."""
-    for text in [
+    unreadable = [
         "I cannot determine the order",
         "I don't know",
         "no idea",
         "red, teal, blue",  # teal is not a box colour in this family
         "the box",
-    ]:
-        assert FAMILY.normalise(text) is None, repr(text)
+    ]
+    checks.assert_unreadable(FAMILY, unreadable)
     assert FAMILY.normalise("Red, GRAY and the blue box.") == "red, grey, blue"
     assert FAMILY.normalise("red, grey, blue") == "red, grey, blue"
     puzzle = make(3, 4)
@@ -180,16 +157,14 @@ def test_normalise_reads_only_palette_colours() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_normalise_never_raises(text: str) -> None:
-    out = FAMILY.normalise(text)
-    assert out is None or isinstance(out, str)
+    checks.assert_normalise_total(FAMILY, text)
 
 
 def test_prompt_asks_for_answer_tags() -> None:
-    prompt = make(3, 1).prompt
-    assert "<answer>" in prompt and "</answer>" in prompt
+    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
 
 
 @pytest.mark.parametrize("tier", [-1, 0, 1, 2, 4, 5, 6, 7])
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError, match="tier"):
-        FAMILY.generate(instance_rng("1", "weighted_ordering", tier, 1), tier)
+        make(tier, 1)
