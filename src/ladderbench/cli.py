@@ -101,6 +101,13 @@ def run(
     data: Annotated[
         Path | None, typer.Option(help="Folder of your own levelN_NAME.jsonl files.")
     ] = None,
+    unsafe_allow_code: Annotated[
+        bool,
+        typer.Option(
+            "--unsafe-allow-code",
+            help="Run model-written code even where no network namespace can isolate it.",
+        ),
+    ] = False,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Do not read or write the response cache.")
     ] = False,
@@ -113,6 +120,10 @@ def run(
     from ladderbench.runner.run import RunConfig, run_suite
     from ladderbench.suites import make_suite
 
+    if unsafe_allow_code:
+        from ladderbench.live.sandbox import set_unsafe_allowed
+
+        set_unsafe_allowed(True)
     target = make_suite(
         suite,
         data_dir=data,

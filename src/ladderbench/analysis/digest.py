@@ -92,8 +92,21 @@ def _clip(value: Any) -> Any:
     return value
 
 
-def digest(path: Path, sample_size: int = AUDIT_SAMPLE, seed: int = 0) -> Digest:
-    """Read ``path`` once; rows beyond the reservoir are counted, not kept."""
+def first_suite(path: Path) -> str:
+    """The suite a results file belongs to, from its first row."""
+    for _, obj in iter_objects(path):
+        return str(obj.get("suite", ""))
+    return ""
+
+
+def digest(
+    path: Path, sample_size: int = AUDIT_SAMPLE, seed: int = 0, keep_items: bool = True
+) -> Digest:
+    """Read ``path`` once; rows beyond the reservoir are counted, not kept.
+
+    ``keep_items`` keeps each item's outcome (memory grows with the number of distinct items):
+    needed only to compare runs of the same suite.
+    """
     result = Digest(path)
     rng = random.Random(seed)
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
@@ -109,10 +122,10 @@ def digest(path: Path, sample_size: int = AUDIT_SAMPLE, seed: int = 0) -> Digest
         if result.rows == 1:
             result.suite, result.adapter, result.model = obj["suite"], obj["adapter"], obj["model"]
         if obj.get("error") is None:
-            score = float(obj.get("score") or 0.0)
-            entry = sums[obj["id"]]
-            entry[0] += score
-            entry[1] += 1
+            if keep_items:
+                entry = sums[obj["id"]]
+                entry[0] += float(obj.get("score") or 0.0)
+                entry[1] += 1
             if obj.get("family") is not None and obj.get("tier") is not None:
                 cell = result.cells[(obj["family"], obj["tier"])]
                 cell[0] += 1

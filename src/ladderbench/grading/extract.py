@@ -464,9 +464,9 @@ def extract_choice(response: str, choices: list[str], letters: str = "ABCD") -> 
     if not text:
         return None
     bare = _BARE_LETTER.fullmatch(text)
-    if bare and bare.group(1) in letters[: len(choices)]:
-        if not any(len(str(c).strip()) <= 3 for c in choices):
-            return bare.group(1)  # the common reply "B" or "(B)": no need for the full read
+    short_option = any(len(str(c).strip()) <= 3 for c in choices)
+    if bare and bare.group(1) in letters[: len(choices)] and not short_option:
+        return bare.group(1)  # the common reply "B" or "(B)": no need for the full read
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     opts = _Options(list(choices), letters)
     if not opts.valid:

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ladderbench import __version__
 from ladderbench.analysis.compare import PairedTest, compare, pearson_table, residuals
-from ladderbench.analysis.digest import Digest, digest
+from ladderbench.analysis.digest import Digest, digest, first_suite
 from ladderbench.errors import UserError
 from ladderbench.report.charts import heatmap, profile_chart
 
@@ -207,7 +207,11 @@ def _cross(sections: list[ModelSection]) -> dict[str, Any]:
 def render_report(paths: list[Path], sample_size: int = 400) -> str:
     if not paths:
         raise UserError("report: give at least one results file")
-    sections = [_section(digest(p, sample_size)) for p in paths]
+    suites = [first_suite(p) for p in paths]
+    sections = [
+        _section(digest(p, sample_size, keep_items=suites.count(suite) > 1))
+        for p, suite in zip(paths, suites)
+    ]
     env = Environment(
         loader=PackageLoader("ladderbench.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True),

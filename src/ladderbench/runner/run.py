@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
-from ladderbench.items import Completion, Item, ResultRow
+from ladderbench.items import Completion, Item, ResultRow, Verdict
 from ladderbench.models.base import ModelAdapter, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.results import ResultWriter
@@ -86,15 +86,22 @@ class _Attempts:
                 self.cache.put(key, completion)
         if not first and self.checked is not None:
             await asyncio.shield(self.checked)
-        row = self._row(item, sample, completion)
+        verdict = None
+        if completion.error is None:
+            if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
+                verdict = await asyncio.to_thread(self.suite.grade, item, completion.text)
+            else:
+                verdict = self.suite.grade(item, completion.text)
+        row = self._row(item, sample, completion, verdict)
         self.writer.append(row)
         self.rows.append(row)
         if self.progress:
             self.progress(1)
 
-    def _row(self, item: Item, sample: int, completion: Completion) -> ResultRow:
-        if completion.error is None:
-            verdict = self.suite.grade(item, completion.text)
+    def _row(
+        self, item: Item, sample: int, completion: Completion, verdict: Verdict | None
+    ) -> ResultRow:
+        if verdict is not None:
             extracted, score, passed = verdict.extracted, verdict.score, verdict.passed
             response: str | None = completion.text
         else:  # never scored: an error is not a wrong answer

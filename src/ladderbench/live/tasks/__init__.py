@@ -2,6 +2,8 @@
 
 from ladderbench.live.tasks import (
     amps_hard,
+    code_completion,
+    code_generation,
     column_type,
     competition,
     connections,
@@ -18,6 +20,8 @@ from ladderbench.live.tasks import (
 
 __all__ = [
     "amps_hard",
+    "code_completion",
+    "code_generation",
     "column_type",
     "competition",
     "connections",

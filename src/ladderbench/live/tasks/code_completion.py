@@ -1,0 +1,120 @@
+"""Code completion: finish a Python function whose first lines are given.
+
+The problems are those of code_generation (``_code_problems``: fresh constants per release), but
+the prompt shows the first 40-60% of the reference solution's lines, cut at a line boundary, and
+asks for the rest. The given part fixes the approach and the variable names, so the model must
+read and continue someone else's half-written code, not write its own.
+
+Why it is hard: the continuation must agree with the state the given lines set up (loop indices,
+accumulators, what has already been handled) and with every detail of the description; the
+hidden tests include the edge cases the examples do not show.
+
+Scoring: the code is read like code_generation's (the last fenced block). An answer that
+defines the function itself (a ``def <name>(`` line) is run alone; otherwise it is the
+continuation and runs after the given lines (lines that repeat the end of the given part are
+dropped, and a continuation written flush left is re-indented). 1.0 when every hidden test
+passes in the sandbox, else 0.0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.registry import register
+from ladderbench.live.tasks._code_problems import (
+    completion_sources,
+    examples_text,
+    extract_code,
+    make_problem,
+    modules_text,
+    passes,
+    record_parts,
+    split_prefix,
+    tests_field,
+)
+
+
+@dataclass(frozen=True)
+class CodeCompletionConfig:
+    """Difficulty: how much of the reference solution is given (a fraction of its lines)."""
+
+    given: tuple[float, float] = (0.4, 0.6)
+
+
+CONFIG = CodeCompletionConfig()
+
+PROMPT_TEMPLATE = """\
+Complete the Python function below. It solves the following problem.
+
+{description}
+
+Examples:
+{examples}
+
+The function so far (its first lines; keep them as they are):
+```python
+{prefix}```
+
+Continue from the last line shown: reply with the remaining lines of the function, or with the \
+whole function. It is called directly with arguments like those in the examples and checked on \
+further hidden tests, edge cases included: return the result (do not read input or print it). \
+Use only the Python standard library; these modules may be imported: {modules}.
+
+Put your code in a ```python fenced code block at the end of your reply: the last fenced code \
+block of the reply is the one graded."""
+
+
+def continuation_indent(reference: str, prefix: str) -> str:
+    """The indentation of the first line after the given part (four spaces if unknown)."""
+    if isinstance(reference, str) and isinstance(prefix, str) and reference.startswith(prefix):
+        for line in reference[len(prefix) :].splitlines():
+            if line.strip():
+                return line[: len(line) - len(line.lstrip())]
+    return "    "
+
+
+@register
+class CodeCompletion(Task):
+    name = "code_completion"
+    category = "coding"
+
+    def generate(self, rng: random.Random, sources: Sources) -> Question:
+        problem = make_problem(rng)
+        prefix, _ = split_prefix(problem.reference, rng.uniform(*CONFIG.given))
+        prompt = PROMPT_TEMPLATE.format(
+            description=problem.description,
+            examples=examples_text(problem),
+            prefix=prefix,
+            modules=modules_text(),
+        )
+        return Question(
+            prompt=prompt,
+            ground_truth=problem.reference,
+            subtask=problem.category,
+            fields={
+                "template": problem.template,
+                "entry_point": problem.entry,
+                "signature": problem.signature,
+                "prefix": prefix,
+                "tests": tests_field(problem),
+            },
+        )
+
+    def score(self, record: dict[str, Any], response: str) -> float:
+        """1.0 when the given lines plus the answer pass every hidden test, else 0.0."""
+        parts = record_parts(record)
+        prefix = record.get("prefix") if isinstance(record, dict) else None
+        if parts is None or not isinstance(prefix, str) or not prefix.strip():
+            return 0.0
+        entry, tests = parts
+        code = extract_code(response, entry)
+        if code is None:
+            return 0.0
+        indent = continuation_indent(record.get("ground_truth"), prefix)
+        return 1.0 if passes(completion_sources(prefix, code, entry, indent), entry, tests) else 0.0
+
+    def reference(self, record: dict[str, Any]) -> str:
+        return f"```python\n{record['ground_truth']}```"

@@ -1,0 +1,105 @@
+"""Code generation: write a Python function from a precise description, signature and examples.
+
+Each question instantiates one of the problem templates of ``_code_problems`` (strings, arrays,
+maps, intervals, simulation; every one with a twist such as case kept by position, runs cut into
+capped pieces, a cleaning time between meetings, a look-ahead window in a task queue) with
+constants drawn fresh for the release, so the exact problem is new even when its family is
+familiar.
+
+Why it is hard: the description fixes every detail (ties, wrap-around, what is ignored, what an
+empty input gives), and the hidden tests include the edge cases the two examples do not show, so
+a solution must follow the text exactly rather than the textbook version it resembles.
+
+Scoring: the reply's last fenced code block (Python-tagged or untagged blocks preferred; the last
+one that defines the function wins over a later usage snippet; without fences, a <solution> tag
+or a reply that is nothing but code) is run in the sandbox against 8 to 15 hidden tests; 1.0 when
+all pass, else 0.0 (no partial credit: a function that fails an edge case is wrong).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.registry import register
+from ladderbench.live.tasks._code_problems import (
+    examples_text,
+    extract_code,
+    make_problem,
+    modules_text,
+    passes,
+    record_parts,
+    tests_field,
+)
+
+
+@dataclass(frozen=True)
+class CodeGenerationConfig:
+    """Difficulty: the test counts are fixed by the templates (2 examples shown, 8-15 tests)."""
+
+    shown_examples: int = 2
+
+
+CONFIG = CodeGenerationConfig()
+
+PROMPT_TEMPLATE = """\
+Write a Python function that solves the following problem.
+
+{description}
+
+Signature:
+```python
+{signature}
+```
+
+Examples:
+{examples}
+
+The function is called directly with arguments like these and checked on further hidden tests, \
+edge cases included: return the result (do not read input or print it). Use only the Python \
+standard library; these modules may be imported: {modules}.
+
+Put your final code in a ```python fenced code block at the end of your reply: the last fenced \
+code block of the reply is the one graded."""
+
+
+@register
+class CodeGeneration(Task):
+    name = "code_generation"
+    category = "coding"
+
+    def generate(self, rng: random.Random, sources: Sources) -> Question:
+        problem = make_problem(rng)
+        prompt = PROMPT_TEMPLATE.format(
+            description=problem.description,
+            signature=problem.signature,
+            examples=examples_text(problem),
+            modules=modules_text(),
+        )
+        return Question(
+            prompt=prompt,
+            ground_truth=problem.reference,
+            subtask=problem.category,
+            fields={
+                "template": problem.template,
+                "entry_point": problem.entry,
+                "signature": problem.signature,
+                "tests": tests_field(problem),
+            },
+        )
+
+    def score(self, record: dict[str, Any], response: str) -> float:
+        """1.0 when the answer's code passes every hidden test in the sandbox, else 0.0."""
+        parts = record_parts(record)
+        if parts is None:
+            return 0.0
+        entry, tests = parts
+        code = extract_code(response, entry)
+        if code is None:
+            return 0.0
+        return 1.0 if passes([code], entry, tests) else 0.0
+
+    def reference(self, record: dict[str, Any]) -> str:
+        return f"```python\n{record['ground_truth']}```"

@@ -1,0 +1,232 @@
+"""code_completion: the given prefix is the reference's start; continuations run after it.
+
+The hidden tests are re-derived from the prompt text by the independent solutions of
+test_code_generation (``oracle``).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from task_checks import (
+    INDICES,
+    RELEASE,
+    assert_question_ladder_passes,
+    assert_reference_scores_one,
+    assert_regenerates,
+    assert_same_bytes_under_another_hash_seed,
+    distinct_prompts,
+    load_ladder,
+    make_question,
+    record,
+    shared_prompts,
+)
+from test_code_generation import oracle
+
+from ladderbench.live import sandbox
+from ladderbench.live.base import Question
+from ladderbench.live.tasks._code_problems import completion_sources, split_prefix
+from ladderbench.live.tasks.code_completion import CodeCompletion
+
+TASK = CodeCompletion()
+CODE_PARTS = [
+    "```",
+    "```python\n",
+    "    ",
+    "return ",
+    "x",
+    "\n",
+    "def ",
+    "(",
+    "):\n",
+    "\t",
+    "<solution>",
+    "while True:\n",
+    "pass\n",
+    "'''",
+    "~~~",
+    "import os\n",
+]
+
+
+@pytest.fixture(autouse=True)
+def run_trusted_code_without_namespaces():
+    """These tests run only trusted code (and arbitrary text): where the machine cannot make
+    namespaces they still run, without them (test_sandbox covers the refusal)."""
+    sandbox.set_unsafe_allowed(not sandbox.isolation().namespaces)
+    yield
+    sandbox.set_unsafe_allowed(False)
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return make_question(TASK, index, release)
+
+
+def fence(code: str, lang: str = "python") -> str:
+    return f"```{lang}\n{code}```"
+
+
+def rest(rec: dict) -> str:
+    return rec["ground_truth"][len(rec["prefix"]) :]
+
+
+def test_prefix_is_the_start_of_the_reference() -> None:
+    templates = set()
+    for index in INDICES:
+        q = make(index)
+        prefix, whole = q.fields["prefix"], q.ground_truth
+        assert whole.startswith(prefix) and prefix.endswith("\n")
+        assert prefix.startswith(q.fields["signature"] + "\n")
+        assert "```python\n" + prefix + "```" in q.prompt
+        given, total = len(prefix.splitlines()), len(whole.splitlines())
+        assert 2 <= given <= total - 2
+        assert 0.35 <= given / total <= 0.65, (index, given, total)
+        templates.add(q.fields["template"])
+    assert len(templates) >= 12
+
+
+def test_hidden_tests_rederived_from_prompt() -> None:
+    for index in INDICES:
+        q = make(index)
+        for test in q.fields["tests"]:
+            assert oracle(q.prompt, test["input"]) == test["output"], (index, test)
+
+
+def test_constants_in_prefix_agree_with_description() -> None:
+    """The constants the given lines set first (k = 4) are numbers the description states."""
+    checked = 0
+    for index in INDICES:
+        q = make(index)
+        description = q.prompt.split("Examples:", 1)[0]
+        for line in q.fields["prefix"].splitlines()[1:]:
+            m = re.fullmatch(r"    (\w+) = (\d+)", line)
+            if not m:
+                break
+            assert re.search(rf"(?<![\d]){m.group(2)}(?!\d)", description), (index, line)
+            checked += 1
+    assert checked >= 64
+
+
+def test_reference_and_continuation_score_one() -> None:
+    assert_reference_scores_one(TASK, [record(make(i)) for i in INDICES])
+    for index in INDICES:
+        rec = record(make(index))
+        if index % 2 == 0:
+            assert TASK.score(rec, "Here is the rest:\n" + fence(rest(rec))) == 1.0, index
+
+
+def test_alternative_forms_score_one() -> None:
+    for index in range(8):
+        rec = record(make(index))
+        tail = rest(rec)
+        last_given = rec["prefix"].splitlines()[-1]
+        answers = [
+            fence(textwrap.dedent(tail)),  # written flush left
+            fence(last_given + "\n" + tail),  # repeats the last given line
+            fence(rec["prefix"] + tail, ""),  # the whole function, untagged fence
+            "The loop still has to finish.\n" + fence(tail) + "\nThis handles the edge cases.",
+            "```python\n" + tail,  # fence never closed
+            fence("from collections import deque\n\n" + rec["ground_truth"]),
+        ]
+        for answer in answers:
+            assert TASK.score(rec, answer) == 1.0, (index, answer)
+
+
+def test_wrong_answers_score_zero() -> None:
+    for index in range(10):
+        rec = record(make(index))
+        tail = rest(rec)
+        lines = tail.rstrip("\n").splitlines()
+        no_return = "\n".join(lines[:-1]) + "\n"
+        mutant = re.sub(r"^(    \w+ = )(\d+)$", lambda m: m.group(1) + str(int(m.group(2)) + 1),
+                        rec["ground_truth"], count=1, flags=re.M)  # fmt: skip
+        wrong = [
+            "",
+            "Continue the loop and return the result.",
+            fence(no_return),
+            fence("    return None\n"),
+            fence(mutant),
+            fence(tail)
+            + "\nWait, that is wrong; the function should end with:\n"
+            + fence(no_return),
+            fence(tail.replace("\n", ":\n", 1)),  # syntax error
+        ]
+        for answer in wrong:
+            assert TASK.score(rec, answer) == 0.0, (index, answer)
+
+
+def test_completion_sources() -> None:
+    prefix = "def f(xs):\n    total = 0\n    for x in xs:\n"
+    assert completion_sources(
+        prefix, "        total += x\n    return total\n", "f", "        "
+    ) == [prefix + "        total += x\n    return total\n"]
+    flush = completion_sources(prefix, "total += x\nreturn total\n", "f", "        ")
+    assert flush[-1] == prefix + "        total += x\n        return total\n"
+    whole = "def f(xs):\n    return sum(xs)\n"
+    assert completion_sources(prefix, whole, "f", "    ") == [whole]
+    repeated = completion_sources(prefix, "    for x in xs:\n        total += x\n", "f", "        ")
+    assert repeated[0] == prefix + "        total += x\n"
+
+
+def test_split_prefix() -> None:
+    text = "".join(f"line{i}\n" for i in range(10))
+    assert split_prefix(text, 0.5) == (text[:30], text[30:])
+    assert split_prefix("a\nb\nc\n", 0.9) == ("a\n", "b\nc\n")
+
+
+def test_prompt_states_the_format() -> None:
+    prompt = make(0).prompt
+    assert "```python" in prompt and "last fenced" in prompt and "whole function" in prompt
+
+
+def test_deterministic() -> None:
+    assert_regenerates(TASK, make, (0, 1, 63))
+    assert distinct_prompts(make, INDICES) == len(INDICES)
+
+
+def test_other_release_gives_other_questions() -> None:
+    assert not shared_prompts(make, range(8))
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    assert_same_bytes_under_another_hash_seed(TASK, make, ("4321",), with_reference=True)
+
+
+def test_shipped_ladder() -> None:
+    rungs = load_ladder("code_completion")
+    assert len({make(int(r.case_id.split("/")[1])).fields["template"] for r in rungs}) >= 5
+    assert_question_ladder_passes(TASK, make, min_cases=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    s = TASK.score(record(make(0)), text)
+    assert 0.0 <= s <= 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(CODE_PARTS),
+        max_size=14,
+    )
+)
+def test_score_never_raises_on_code_like_text(parts: list[str]) -> None:
+    s = TASK.score(record(make(1)), "".join(parts))
+    assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    rec = record(make(0))
+    answer = TASK.reference(rec)
+    assert TASK.score({}, answer) == 0.0
+    assert TASK.score({**rec, "prefix": None}, answer) == 0.0
+    assert TASK.score({**rec, "tests": "x"}, answer) == 0.0
+    assert TASK.score(["not", "a", "dict"], answer) == 0.0  # type: ignore[arg-type]

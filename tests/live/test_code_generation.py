@@ -1,0 +1,530 @@
+"""code_generation: the hidden tests are re-derived from the prompt text by independent solutions.
+
+The prompt names the function; its constants are read back from the description with regular
+expressions, and each template is solved again here, in a different way from the reference
+(``oracle`` below, also used by test_code_completion). Answers are scored through the sandbox.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import re
+import textwrap
+from collections import Counter, defaultdict, deque
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from task_checks import (
+    INDICES,
+    RELEASE,
+    assert_question_ladder_passes,
+    assert_reference_scores_one,
+    assert_regenerates,
+    assert_same_bytes_under_another_hash_seed,
+    distinct_prompts,
+    load_ladder,
+    make_question,
+    record,
+    shared_prompts,
+)
+
+from ladderbench.live import sandbox
+from ladderbench.live.base import Question
+from ladderbench.live.tasks._code_problems import (
+    MAX_TESTS,
+    MIN_TESTS,
+    TEMPLATES,
+    extract_code,
+)
+from ladderbench.live.tasks.code_generation import CodeGeneration
+
+TASK = CodeGeneration()
+
+
+@pytest.fixture(autouse=True)
+def run_trusted_code_without_namespaces():
+    """These tests run only trusted code (and arbitrary text): where the machine cannot make
+    namespaces they still run, without them (test_sandbox covers the refusal)."""
+    sandbox.set_unsafe_allowed(not sandbox.isolation().namespaces)
+    yield
+    sandbox.set_unsafe_allowed(False)
+
+
+@cache
+def make(index: int, release: str = RELEASE) -> Question:
+    return make_question(TASK, index, release)
+
+
+def fence(code: str, lang: str = "python") -> str:
+    return f"```{lang}\n{code}```"
+
+
+# ---------------------------------------------------------------- independent solutions
+
+
+def _num(pattern: str, text: str, group: int = 1) -> int:
+    m = re.search(pattern, text)
+    assert m, pattern
+    return int(m.group(group))
+
+
+def _rotate(text: str, prompt: str) -> str:
+    direction, k = re.search(r"cyclically to the (left|right) by (\d+) positions", prompt).groups()
+
+    def one(m: re.Match) -> str:
+        word = m.group()
+        s = int(k) % len(word)
+        if direction == "right":
+            s = (len(word) - s) % len(word)
+        moved = word.lower()[s:] + word.lower()[:s]
+        return "".join(c.upper() if o.isupper() else c for c, o in zip(moved, word))
+
+    return re.sub(r"[A-Za-z]+", one, text)
+
+
+def _compress(s: str, prompt: str) -> str:
+    cap = _num(r"pieces of at most (\d+) letters", prompt)
+    t = _num(r"Write each piece of at least (\d+) letters", prompt)
+    out = ""
+    for letter, group in itertools.groupby(s):
+        full, rest = divmod(len(list(group)), cap)
+        for size in [cap] * full + ([rest] if rest else []):
+            out += f"{size}{letter}" if size >= t else letter * size
+    return out
+
+
+def _justify(words: list[str], prompt: str) -> list[str]:
+    width = _num(r"lines of exactly (\d+) characters", prompt)
+    side = re.search(r"the (leftmost|rightmost) gaps get one extra", prompt).group(1)
+    lines = textwrap.wrap(" ".join(words), width, break_long_words=False)
+    out = []
+    for n, line in enumerate(lines):
+        parts = line.split(" ")
+        if n == len(lines) - 1 or len(parts) == 1:
+            out.append(line.ljust(width))
+            continue
+        gaps = [1] * (len(parts) - 1)
+        order = range(len(gaps)) if side == "leftmost" else range(len(gaps) - 1, -1, -1)
+        spare = width - len(line)
+        for i in itertools.cycle(order):
+            if not spare:
+                break
+            gaps[i] += 1
+            spare -= 1
+        out.append("".join(p + " " * g for p, g in zip(parts, [*gaps, 0])))
+    return out
+
+
+def _shift(text: str, prompt: str) -> str:
+    k = _num(r"by the vowel (\d+) places? later", prompt)
+    m = _num(r"reverse the characters of the (\d+)(?:st|nd|rd|th),", prompt)
+    table = {v: "aeiou"[(i + k) % 5] for i, v in enumerate("aeiou")}
+    table.update({v.upper(): w.upper() for v, w in table.items()})
+    words = [w.translate(str.maketrans(table)) for w in text.split(" ")]
+    with_vowel = [i for i, w in enumerate(words) if set(w.lower()) & set("aeiou")]
+    for n, i in enumerate(with_vowel, 1):
+        if n % m == 0:
+            words[i] = words[i][::-1]
+    return " ".join(words)
+
+
+def _partition(nums: list[int], prompt: str) -> list[int]:
+    m = _num(r"divisible by (\d+)", prompt)
+    r = _num(r"to the left by (\d+) positions", prompt)
+    step = _num(r"index is a multiple of (\d+)", prompt)
+    d = deque(sorted(nums, key=lambda x: x % m == 0))
+    d.rotate(-r)
+    return [-x if i % step == 0 else x for i, x in enumerate(d)]
+
+
+def _next_jump(nums: list[int], prompt: str) -> list[int]:
+    w = _num(r"i < j <= i \+ (\d+)", prompt)
+    d = _num(r"nums\[j\] >= nums\[i\] \+ (\d+)", prompt)
+    n = len(nums)
+    return [
+        next((j - i for j in range(i + 1, min(n, i + w + 1)) if nums[j] - nums[i] >= d), 0)
+        for i in range(n)
+    ]
+
+
+def _count_divisible(nums: list[int], prompt: str) -> int:
+    least = _num(r"of length at least (\d+)", prompt)
+    m = _num(r"whose sum is divisible by (\d+)", prompt)
+    prefix = [0, *itertools.accumulate(nums)]
+    return sum(
+        (prefix[j] - prefix[i]) % m == 0
+        for i in range(len(prefix))
+        for j in range(i + least, len(prefix))
+    )
+
+
+def _store(ops: list[str], prompt: str) -> list[str]:
+    cap = _num(r"more than (\d+) units", prompt)
+    stock: Counter = Counter()
+    for op in ops:
+        verb, a, b = op.split()
+        if verb == "add":
+            stock[a] = min(cap, stock[a] + int(b))
+        elif verb == "remove" and 0 < int(b) <= stock[a]:
+            stock[a] -= int(b)
+        elif verb == "rename" and stock[a] > 0 and a != b:
+            stock[b] = min(cap, stock[b] + stock[a])
+            stock[a] = 0
+    return sorted(f"{name}:{qty}" for name, qty in stock.items() if qty > 0)
+
+
+def _top_words(text: str, prompt: str) -> list[list]:
+    short = _num(r"shorter than (\d+) letters", prompt)
+    k = _num(r"Return the (\d+) most frequent", prompt)
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", text) if len(w) >= short]
+    counts = Counter(words)
+    ranked = sorted(counts, key=lambda w: (-counts[w], words.index(w)))
+    return [[w, counts[w]] for w in ranked[:k]]
+
+
+def _groups(values: dict[str, int], prompt: str) -> dict[str, list[str]]:
+    m = _num(r"modulo (\d+)", prompt)
+    out = defaultdict(list)
+    for name in sorted(values, key=lambda n: (values[n], n)):
+        out[str(values[name] % m)].append(name)
+    return dict(out)
+
+
+def _covered(intervals: list[list[int]], prompt: str) -> int:
+    g = _num(r"at most (\d+) past the block's end", prompt)
+    blocks: list[list[int]] = []
+    for a, b in sorted(intervals):
+        if blocks and a <= blocks[-1][1] + g:
+            blocks[-1][1] = max(blocks[-1][1], b)
+        else:
+            blocks.append([a, b])
+    return sum(b - a for a, b in blocks)
+
+
+def _rooms(meetings: list[list[int]], prompt: str) -> int:
+    c = _num(r"needs (\d+) minutes of cleaning", prompt)
+    free_at: list[int] = []
+    for start, end in sorted(meetings):
+        if free_at and free_at[0] <= start:
+            heapq.heapreplace(free_at, end + c)
+        else:
+            heapq.heappush(free_at, end + c)
+    return len(free_at)
+
+
+def _free(busy: list[list[int]], prompt: str) -> list[list[int]]:
+    start = _num(r"working day is \[(\d+), (\d+)\)", prompt, 1)
+    end = _num(r"working day is \[(\d+), (\d+)\)", prompt, 2)
+    shortest = _num(r"at least (\d+) minutes long", prompt)
+    taken = [False] * (end - start)
+    for a, b in busy:
+        for t in range(max(a, start), min(b, end)):
+            taken[t - start] = True
+    out = []
+    for is_taken, group in itertools.groupby(enumerate(taken), key=lambda p: p[1]):
+        minutes = [t for t, _ in group]
+        if not is_taken and len(minutes) >= shortest:
+            out.append([start + minutes[0], start + minutes[-1] + 1])
+    return out
+
+
+def _schedule(tasks: str, prompt: str) -> str:
+    d = _num(r"looks at the first (\d+) tasks", prompt)
+    n = _num(r"previous (\d+) time units", prompt)
+    queue, last, out, t = list(tasks), {}, "", 0
+    while queue:
+        ready = [i for i, x in enumerate(queue[:d]) if last.get(x, -(10**9)) < t - n]
+        if ready:
+            last[queue[ready[0]]] = t
+            out += queue.pop(ready[0])
+        else:
+            out += "."
+        t += 1
+    return out
+
+
+def _account(ops: list[str], prompt: str) -> list[int]:
+    limit = _num(r"take the balance below -(\d+)", prompt)
+    fee = _num(r"overdraft fee of (\d+)", prompt)
+    every = _num(r"After the (\d+)(?:st|nd|rd|th),", prompt)
+    balance = rejected = fees = 0
+    for i, op in enumerate(ops, 1):
+        verb, amount = op.split()
+        if verb == "deposit":
+            balance += int(amount)
+        elif balance - int(amount) >= -limit:
+            balance -= int(amount)
+            if balance < 0:
+                balance, fees = balance - fee, fees + 1
+        else:
+            rejected += 1
+        if i % every == 0 and balance < 0:
+            balance, fees = balance - fee, fees + 1
+    return [balance, rejected, fees]
+
+
+def _evolve(row: str, prompt: str) -> str:
+    rule = _num(r"elementary rule (\d+)", prompt)
+    steps = _num(r"after (\d+) steps", prompt)
+    bits = format(rule, "08b")[::-1]
+    for _ in range(steps):
+        n = len(row)
+        row = "".join(
+            "#"
+            if bits[
+                int(
+                    "".join(
+                        "1" if c == "#" else "0" for c in (row[i - 1], row[i], row[(i + 1) % n])
+                    ),
+                    2,
+                )
+            ]
+            == "1"
+            else "."
+            for i in range(n)
+        )
+    return row
+
+
+ORACLES = {
+    "rotate_words": _rotate,
+    "compress_runs": _compress,
+    "justify": _justify,
+    "shift_vowels": _shift,
+    "partition_rotate": _partition,
+    "next_jump": _next_jump,
+    "count_divisible": _count_divisible,
+    "run_store": _store,
+    "top_words": _top_words,
+    "group_by_remainder": _groups,
+    "covered_length": _covered,
+    "rooms_needed": _rooms,
+    "free_slots": _free,
+    "schedule": _schedule,
+    "run_account": _account,
+    "evolve": _evolve,
+}
+
+
+def oracle(prompt: str, args: list[Any]) -> Any:
+    """The answer for args, from the prompt text alone."""
+    name = re.search(r"^def (\w+)\(", prompt, re.M) or re.search(r"^(\w+)\(.*\) == ", prompt, re.M)
+    return ORACLES[name.group(1)](*args, prompt)
+
+
+def prompt_examples(prompt: str) -> list[tuple[str, str]]:
+    """The example lines 'name(args) == output' as (call text, output text)."""
+    block = prompt.split("Examples:\n", 1)[1].split("\n\n", 1)[0]
+    return [tuple(line.split(" == ", 1)) for line in block.splitlines()]
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_every_template_in_64_questions() -> None:
+    assert len(TEMPLATES) >= 12 and set(ORACLES) == {t.key for t in TEMPLATES}
+    seen = Counter(make(i).fields["template"] for i in INDICES)
+    assert len(seen) >= 12
+    assert {make(i).subtask for i in INDICES} == {
+        "strings",
+        "arrays",
+        "maps",
+        "intervals",
+        "simulation",
+    }
+
+
+def test_hidden_tests_rederived_from_prompt() -> None:
+    import ast
+
+    for index in INDICES:
+        q = make(index)
+        tests = q.fields["tests"]
+        assert MIN_TESTS <= len(tests) <= MAX_TESTS
+        assert f"def {q.fields['entry_point']}(" in q.prompt
+        for test in tests:
+            assert oracle(q.prompt, test["input"]) == test["output"], (index, test)
+        examples = prompt_examples(q.prompt)
+        assert len(examples) == 2
+        for (call, out), test in zip(examples, tests):
+            args = ast.literal_eval("[" + call.split("(", 1)[1][:-1] + "]")
+            assert args == test["input"]
+            assert ast.literal_eval(out) == test["output"] == oracle(q.prompt, args)
+
+
+def test_hidden_tests_go_beyond_the_examples() -> None:
+    for index in INDICES:
+        tests = make(index).fields["tests"]
+        inputs = [repr(t["input"]) for t in tests]
+        assert len(set(inputs)) == len(inputs)
+        # an empty input (or the smallest one) is among the hidden tests
+        sizes = [len(t["input"][0]) for t in tests]
+        assert min(sizes[2:]) <= 1, index
+
+
+def test_reference_scores_one() -> None:
+    assert_reference_scores_one(TASK, [record(make(i)) for i in INDICES])
+
+
+def _mutant(reference: str) -> str:
+    """The reference with its first integer constant off by one (a misread description)."""
+    lines = reference.splitlines()
+    for i, line in enumerate(lines):
+        m = re.fullmatch(r"    (\w+) = (\d+)", line)
+        if m:
+            value = int(m.group(2))
+            lines[i] = f"    {m.group(1)} = {value + 1 if value < 100 else value - 1}"
+            return "\n".join(lines) + "\n"
+    raise AssertionError("no constant")
+
+
+def test_wrong_answers_score_zero() -> None:
+    for index in range(12):
+        rec = record(make(index))
+        ref = rec["ground_truth"]
+        entry = rec["entry_point"]
+        wrong = [
+            "",
+            "I would loop over the input and build the answer.",
+            fence(ref.replace(":\n", "\n", 1)),  # syntax error
+            fence(_mutant(ref)),
+            fence(ref.replace(f"def {entry}(", f"def {entry}_v2(")),  # wrong name
+            fence(ref)
+            + "\nOn reflection that is off by one; use this instead:\n"
+            + fence(_mutant(ref)),
+            fence(f"def {entry}(*args):\n    return None\n"),
+            "```python\n" + f"def {entry}(*args):\n    print({rec['tests'][0]['output']!r})\n```",
+        ]
+        for answer in wrong:
+            assert TASK.score(rec, answer) == 0.0, (index, answer)
+
+
+def test_examples_only_solution_fails() -> None:
+    """Hard-coding the two examples shown in the prompt is not enough."""
+    for index in range(12):
+        rec = record(make(index))
+        cases = {repr(t["input"]): t["output"] for t in rec["tests"][:2]}
+        code = f"def {rec['entry_point']}(*args):\n    return {cases!r}.get(repr(list(args)))\n"
+        assert TASK.score(rec, fence(code)) == 0.0
+
+
+def test_alternative_formats_score_one() -> None:
+    for index in range(6):
+        rec = record(make(index))
+        ref = rec["ground_truth"]
+        entry = rec["entry_point"]
+        call = f"{entry}({', '.join(repr(a) for a in rec['tests'][0]['input'])})"
+        answers = [
+            fence(ref, "py"),
+            fence(ref, "Python3"),
+            fence(ref, ""),
+            "~~~python\n" + ref + "~~~",
+            "Here is my solution.\n\n```python\n" + ref,  # never closed
+            "Let me think.\n"
+            + fence(ref)
+            + "\nIt runs in linear time. Usage:\n"
+            + fence(f"print({call})"),
+            "<think>first idea:\n" + fence(_mutant(ref)) + "</think>\nFinal:\n" + fence(ref),
+            "Draft:\n" + fence(_mutant(ref)) + "\nFixed the constant:\n" + fence(ref),
+            f"<solution>\n{ref}</solution>",
+            ref,
+            "from collections import deque\n\n" + ref,
+            fence(ref.replace("\n", "\r\n")),
+            fence("class Solution:\n" + textwrap.indent(ref.replace("(", "(self, ", 1), "    ")),
+            fence("import sys\n" + ref + f"\nif __name__ == '__main__':\n    print({call})\n"),
+            fence(ref, "python") + "\n\nOutput:\n```\n" + repr(rec["tests"][0]["output"]) + "\n```",
+        ]
+        for answer in answers:
+            assert TASK.score(rec, answer) == 1.0, (index, answer)
+
+
+def test_extract_code() -> None:
+    assert extract_code("no code here") is None
+    assert extract_code("```python\n```") is None
+    assert extract_code("```python\nx = 1\n```\n```python\ny = 2\n```") == "y = 2\n"
+    assert extract_code("```python\ndef f(): pass\n```\n```python\nf()\n```", "f") == (
+        "def f(): pass\n"
+    )
+    assert extract_code("```text\nout\n```\n```python\nx = 1\n```\n```bash\nrun\n```") == "x = 1\n"
+    assert extract_code("<think>```python\nbad\n```</think>") is None
+    assert extract_code(None) is None  # type: ignore[arg-type]
+
+
+def test_prompt_states_the_format() -> None:
+    prompt = make(0).prompt
+    assert "```python" in prompt and "last fenced" in prompt and "Examples:" in prompt
+    assert "collections" in prompt and "heapq" in prompt
+
+
+def test_deterministic() -> None:
+    assert_regenerates(TASK, make, (0, 1, 63))
+    assert distinct_prompts(make, INDICES) == len(INDICES)
+
+
+def test_other_release_gives_other_questions() -> None:
+    assert not shared_prompts(make, range(8))
+
+
+def test_same_bytes_under_other_hash_seed() -> None:
+    assert_same_bytes_under_another_hash_seed(TASK, make, with_reference=True)
+
+
+def test_shipped_ladder() -> None:
+    rungs = load_ladder("code_generation")
+    assert len({make(int(r.case_id.split("/")[1])).fields["template"] for r in rungs}) >= 5
+    assert_question_ladder_passes(TASK, make, min_cases=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_score_never_raises(text: str) -> None:
+    s = TASK.score(record(make(0)), text)
+    assert 0.0 <= s <= 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "```",
+                "```python\n",
+                "def ",
+                "rotate_words",
+                "(",
+                ")",
+                ":\n",
+                "    return ",
+                "x",
+                "\n",
+                "<solution>",
+                "</solution>",
+                "import os\n",
+                "while 1: pass\n",
+                "'''",
+                "\t",
+                "def f(*a):\n",
+                "1/0\n",
+                "~~~",
+            ]
+        ),
+        max_size=14,
+    )
+)
+def test_score_never_raises_on_code_like_text(parts: list[str]) -> None:
+    s = TASK.score(record(make(0)), "".join(parts))
+    assert 0.0 <= s <= 1.0
+
+
+def test_malformed_record_scores_zero() -> None:
+    rec = record(make(0))
+    answer = TASK.reference(rec)
+    assert TASK.score({}, answer) == 0.0
+    assert TASK.score({**rec, "tests": []}, answer) == 0.0
+    assert TASK.score({**rec, "tests": [{"input": 3}]}, answer) == 0.0
+    assert TASK.score({**rec, "entry_point": "not valid"}, answer) == 0.0
+    assert TASK.score("not a dict", answer) == 0.0  # type: ignore[arg-type]
