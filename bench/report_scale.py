@@ -82,7 +82,12 @@ def render(path: Path) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--make", nargs=2, metavar=("PATH", "STEP"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make:  # a child process, so that the parent's peak memory never grows (maxrss is
+        path, step = Path(args.make[0]), args.make[1]  # inherited across fork and exec)
+        write_rows(path, int(step)) if step.isdigit() else add_summary(path)
+        return
     print(
         "| rows | file MB | `wc -l` s | report, finished run s | / wc | peak RSS MB "
         "| report, run cut short s | peak RSS MB |"
@@ -91,9 +96,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in args.sizes.split(",")):
             path = Path(tmp) / f"rows{n}.jsonl"
-            write_rows(path, n)
+            make = [sys.executable, __file__, "--make", str(path)]
+            subprocess.run([*make, str(n)], check=True)
             cut_s, cut_mb = render(path)
-            add_summary(path)
+            subprocess.run([*make, "summary"], check=True)
             started = time.perf_counter()
             subprocess.run(["wc", "-l", str(path)], check=True, capture_output=True)
             wc = time.perf_counter() - started

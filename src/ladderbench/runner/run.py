@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -131,8 +131,8 @@ class _Attempts:
         )
 
 
-async def _drain(attempts: _Attempts, todo: list[tuple[Item, int]], workers: int) -> None:
-    pending = iter(todo)
+async def _drain(attempts: _Attempts, pending: Iterator[tuple[Item, int]], workers: int) -> None:
+    """``workers`` coroutines taking attempts from one shared iterator until it runs dry."""
 
     async def worker() -> None:
         for item, sample in pending:
@@ -180,20 +180,29 @@ async def run_suite(
         attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
         started = time.perf_counter()
         workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
+        pending = iter(todo[1:])
         if todo and workers == 1:
             await attempts.one(*todo[0], first=True)
-            await _drain(attempts, todo[1:], 1)
+            await _drain(attempts, pending, 1)
         elif todo:
             check = asyncio.ensure_future(attempts.one(*todo[0], first=True))
             attempts.checked = check
-            rest = asyncio.ensure_future(_drain(attempts, todo[1:], workers - 1))
+            # the check's slot joins the others once it has passed: `workers` in flight throughout
+            rest = asyncio.ensure_future(_drain(attempts, pending, workers - 1))
+
+            async def then_drain() -> None:
+                await check
+                await _drain(attempts, pending, 1)
+
+            checker = asyncio.ensure_future(then_drain())
             try:
                 await check
                 await rest
+                await checker
             finally:
-                for task in (check, rest):
+                for task in (check, rest, checker):
                     task.cancel()
-                await asyncio.gather(check, rest, return_exceptions=True)
+                await asyncio.gather(check, rest, checker, return_exceptions=True)
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
         summary["settings"] = {
             **adapter.settings(),
