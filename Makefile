@@ -45,6 +45,7 @@ bench: setup
 	$(BIN)/python -m pip install -q reasoning-gym
 	$(BIN)/python bench/harness_overhead.py
 	$(BIN)/python bench/puzzle_generation.py
+	$(BIN)/python bench/report_scale.py
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .ruff_cache
