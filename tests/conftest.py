@@ -1,4 +1,13 @@
 import sys
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+# Property tests check behaviour, not speed: no per-example deadline (a loaded CI machine must
+# not turn a slow example into a failure), and no health check that times data generation.
+settings.register_profile(
+    "ladderbench", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("ladderbench")
