@@ -207,7 +207,7 @@ def test_fork_bomb_is_contained() -> None:
     for report in both_layers(code):
         assert not report.passed
         assert report.run.status in ("cpu_limit", "timeout")
-        assert report.run.seconds < FAST.wall_seconds + 2
+        assert report.run.seconds < FAST.wall_seconds + 10  # killed at the limits, load allowed for
 
 
 def test_huge_allocation_fails() -> None:
@@ -228,7 +228,7 @@ def test_infinite_loop_hits_the_cpu_limit() -> None:
 def test_sleeping_hits_the_wall_clock_timeout() -> None:
     report = check("import time\ndef f(x):\n    time.sleep(60)\n")
     assert not report.passed and report.run.status == "timeout"
-    assert FAST.wall_seconds <= report.run.seconds < FAST.wall_seconds + 2
+    assert FAST.wall_seconds <= report.run.seconds < FAST.wall_seconds + 10
 
 
 def test_huge_file_is_cut_short() -> None:
