@@ -10,7 +10,6 @@ import re
 import textwrap
 from functools import cache
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import (
@@ -26,9 +25,12 @@ from task_checks import (
     record,
     shared_prompts,
 )
-from test_code_generation import oracle
+from test_code_generation import (  # the autouse fixture applies here too
+    fence,
+    oracle,
+    run_trusted_code_without_namespaces,  # noqa: F401
+)
 
-from ladderbench.live import sandbox
 from ladderbench.live.base import Question
 from ladderbench.live.tasks._code_problems import completion_sources, split_prefix
 from ladderbench.live.tasks.code_completion import CodeCompletion
@@ -54,22 +56,9 @@ CODE_PARTS = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def run_trusted_code_without_namespaces():
-    """These tests run only trusted code (and arbitrary text): where the machine cannot make
-    namespaces they still run, without them (test_sandbox covers the refusal)."""
-    sandbox.set_unsafe_allowed(not sandbox.isolation().namespaces)
-    yield
-    sandbox.set_unsafe_allowed(False)
-
-
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
-
-
-def fence(code: str, lang: str = "python") -> str:
-    return f"```{lang}\n{code}```"
 
 
 def rest(rec: dict) -> str:

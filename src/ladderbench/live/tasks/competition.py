@@ -22,7 +22,7 @@ import math
 import random
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -148,18 +148,27 @@ def _marbles(rng: random.Random, cfg: CompetitionConfig) -> Generated:
     return text, Fraction(favourable, math.comb(total, k))
 
 
+def _sum_counts(positions: list[Sequence[int]], top: int) -> list[int]:
+    """counts[t]: the ways to pick one value per position so that the values sum to t.
+
+    Values lie in 1..top; the table has room for top per position (zeros where unreachable).
+    """
+    counts = [1]
+    for values in positions:
+        new = [0] * (len(counts) + top)
+        for t, w in enumerate(counts):
+            if w:
+                for v in values:
+                    new[t + v] += w
+        counts = new
+    return counts
+
+
 def _dice_sum(rng: random.Random, cfg: CompetitionConfig) -> Generated:
     n, s = rng.randint(*cfg.dice_count), rng.randint(*cfg.dice_sides)
     banned = rng.randint(1, s)
     faces = [f for f in range(1, s + 1) if f != banned]
-    ways = [1]  # ways[t] = number of ways to reach sum t
-    for _ in range(n):
-        new = [0] * (len(ways) + s)
-        for t, w in enumerate(ways):
-            if w:
-                for face in faces:
-                    new[t + face] += w
-        ways = new
+    ways = _sum_counts([faces] * n, s)
     while True:
         target = rng.randint(n + 2, n * s - 2)
         if ways[target]:
@@ -279,15 +288,7 @@ def _digit_sum(rng: random.Random, cfg: CompetitionConfig) -> Generated:
     top = rng.randint(6, 9)
     parity = rng.choice(["odd", "even"])
     last_digits = [f for f in range(1, top + 1) if f % 2 == (parity == "odd")]
-    counts = [1]  # counts[t]: ways for the digits so far to sum to t
-    for position in range(d):
-        faces = last_digits if position == d - 1 else range(1, top + 1)
-        new = [0] * (len(counts) + top)
-        for t, w in enumerate(counts):
-            if w:
-                for f in faces:
-                    new[t + f] += w
-        counts = new
+    counts = _sum_counts([range(1, top + 1)] * (d - 1) + [last_digits], top)
     while True:
         target = rng.randint(d + 3, top * d - 3)
         if counts[target]:
