@@ -6,10 +6,19 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup browser demo test lint format bench clean
 
-$(STAMP): pyproject.toml
+# llama-cpp-python compiles llama.cpp from source. scripts/install-llama.sh builds it for any x86-64
+# with AVX2 (explicit flags rather than llama.cpp's native build, which compiles in the kernels of the
+# build machine's CPU and crashed with SIGSEGV on a VM advertising AMX; and rather than its runtime
+# CPU-variant dispatch, which compiles the backend ten times over and answers differently per CPU).
+# The wheel is kept under a name holding the flags, never in pip's cache, which ignores CMAKE_ARGS.
+# Set-up ends with `ladderbench doctor`: the model generates a few tokens in a child process, so a
+# build that cannot run here stops set-up with one line instead of a segfault in the demo.
+$(STAMP): pyproject.toml scripts/install-llama.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	scripts/install-llama.sh $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[local,dev]'
+	$(BIN)/ladderbench doctor
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -22,9 +31,11 @@ browser:
 		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; } || \
 		echo "warning: could not install chromium; the browser test will be skipped"; }
 
+# A short tour (about a minute after set-up on 2 cores): 10 questions per static level and puzzle
+# tiers 0-3 at one seed, with small token limits. Full runs: README, "Running".
 demo: setup
-	$(BIN)/ladderbench run --model local --out results/demo-static.jsonl
-	$(BIN)/ladderbench run --model local --suite puzzles --seeds 1-2 --max-tokens 256 \
+	$(BIN)/ladderbench run --model local --limit 10 --max-tokens 48 --out results/demo-static.jsonl
+	$(BIN)/ladderbench run --model local --suite puzzles --tiers 0-3 --seeds 1 --max-tokens 96 \
 		--out results/demo-puzzles.jsonl
 	$(BIN)/ladderbench report results/demo-static.jsonl results/demo-puzzles.jsonl \
 		--html results/report.html > /dev/null

@@ -697,6 +697,21 @@ def _echo_release(directory: Path, manifest: dict[str, Any]) -> None:
     )
 
 
+@app.command()
+def doctor(
+    model: Annotated[
+        str, typer.Option(help="local or local:PATH.gguf: the embedded model to check.")
+    ] = "local",
+) -> None:
+    """Check that the embedded model runs on this machine: a few tokens in its worker process."""
+    from ladderbench.models.local import smoke_check
+
+    kind, _, path = model.partition(":")
+    if kind != "local":
+        raise UserError(f"doctor --model {model}: only local or local:PATH.gguf can be checked")
+    typer.echo(smoke_check(path or None))
+
+
 def main() -> None:
     try:
         app()

@@ -1,11 +1,14 @@
-"""Integration: the embedded model in-process, and a real llama.cpp server through openai:."""
+"""Integration: the embedded model in its worker process, and a real llama.cpp server (openai:)."""
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -121,7 +124,7 @@ def test_openai_adapter_against_real_llama_server(tmp_path, llama_server):
     assert json.loads(again.stdout)["passed"] == summary["passed"]
 
 
-def test_embedded_model_in_process(tmp_path):
+def test_embedded_model_in_its_worker(tmp_path):
     out = tmp_path / "local.jsonl"
     proc = ladderbench(
         "run",
@@ -141,7 +144,10 @@ def test_embedded_model_in_process(tmp_path):
     rows, summary = read_jsonl(out)
     assert len(rows) == 2 and summary["model"] == "SmolLM2-135M-Instruct"
     assert all(r["error"] is None and r["response"] for r in rows)
-    # temperature 0 in-process is deterministic: the same prompt, the same answer
+    # temperature 0 is deterministic: the same prompt, the same answer
+    backend = summary["settings"]["backend"]
+    assert backend["llamaCppPython"] and "AVX2 = 1" in backend["systemInfo"]
+    assert len(backend["modelSha256"]) == 64
     proc = ladderbench(
         "run",
         "--model",
@@ -257,3 +263,41 @@ def test_judge_study_on_the_embedded_model(tmp_path):
     study = _json.loads(proc.stdout)["competition"]
     assert study["n"] == 4
     assert study["agree"] + study["falseAccept"] + study["falseReject"] + study["noVerdict"] == 4
+
+
+def _worker_of(pid: int, deadline: float) -> int:
+    """The pid of the model worker that process ``pid`` started."""
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        if children:
+            return int(children[0])
+        time.sleep(0.1)
+    pytest.fail("the run started no worker process")
+
+
+def test_a_real_native_crash_of_the_worker_keeps_the_rows(tmp_path):
+    """SIGSEGV sent to the real llama.cpp worker mid-run: one line, rows kept, resume completes."""
+    out = tmp_path / "crash.jsonl"
+    args = ["run", "--model", "local", "--levels", "1", "--limit", "6", "--max-tokens", "16",
+            "--out", str(out), "--no-cache", "--quiet"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ladderbench", *args], stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    worker = _worker_of(proc.pid, deadline)
+    while not (out.exists() and len(out.read_text().splitlines()) >= 2):
+        assert proc.poll() is None and time.monotonic() < deadline, "the run made no progress"
+        time.sleep(0.05)
+    os.kill(worker, signal.SIGSEGV)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in stderr
+    assert "worker died with SIGSEGV" in stderr and "run the same command to resume" in stderr
+    kept, _ = read_jsonl(out)
+    assert 2 <= len(kept) < 6
+
+    resumed = ladderbench(*args)
+    assert resumed.returncode == 0, resumed.stderr
+    rows, summary = read_jsonl(out)
+    assert sorted(r["id"] for r in rows) == sorted({r["id"] for r in rows}) and len(rows) == 6
+    assert summary["total"] == 6
+    assert [r["response"] for r in rows[: len(kept)]] == [r["response"] for r in kept]

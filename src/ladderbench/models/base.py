@@ -6,7 +6,16 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ladderbench.errors import UserError
 from ladderbench.items import Completion
+
+
+class ModelCrash(UserError):
+    """The model itself died mid-run (a native crash in its worker): the run stops at once.
+
+    Not a wrong answer and not a transient failure: the runner keeps every row written so far and
+    adds to the message how to resume.
+    """
 
 
 @dataclass(frozen=True)

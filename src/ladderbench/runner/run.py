@@ -13,7 +13,7 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.items import Completion, Item, ResultRow, Verdict
-from ladderbench.models.base import ModelAdapter, Request, Sampling
+from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.results import ResultWriter
 from ladderbench.suites import Suite
@@ -147,6 +147,36 @@ def plan(suite: Suite, samples: int) -> list[tuple[Item, int]]:
     return [(item, s) for item in suite.items() for s in range(samples)]
 
 
+async def _attempt_all(
+    attempts: _Attempts, adapter: ModelAdapter, config: RunConfig, todo: list[tuple[Item, int]]
+) -> None:
+    """Run ``todo``: the first attempt checks the configuration; ``workers`` in flight."""
+    workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
+    pending = iter(todo[1:])
+    if todo and workers == 1:
+        await attempts.one(*todo[0], first=True)
+        await _drain(attempts, pending, 1)
+    elif todo:
+        check = asyncio.ensure_future(attempts.one(*todo[0], first=True))
+        attempts.checked = check
+        # the check's slot joins the others once it has passed: `workers` in flight throughout
+        rest = asyncio.ensure_future(_drain(attempts, pending, workers - 1))
+
+        async def then_drain() -> None:
+            await check
+            await _drain(attempts, pending, 1)
+
+        checker = asyncio.ensure_future(then_drain())
+        try:
+            await check
+            await rest
+            await checker
+        finally:
+            for task in (check, rest, checker):
+                task.cancel()
+            await asyncio.gather(check, rest, checker, return_exceptions=True)
+
+
 async def run_suite(
     suite: Suite,
     adapter: ModelAdapter,
@@ -179,30 +209,14 @@ async def run_suite(
             on_start(len(attempts_planned), len(done))
         attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
         started = time.perf_counter()
-        workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
-        pending = iter(todo[1:])
-        if todo and workers == 1:
-            await attempts.one(*todo[0], first=True)
-            await _drain(attempts, pending, 1)
-        elif todo:
-            check = asyncio.ensure_future(attempts.one(*todo[0], first=True))
-            attempts.checked = check
-            # the check's slot joins the others once it has passed: `workers` in flight throughout
-            rest = asyncio.ensure_future(_drain(attempts, pending, workers - 1))
-
-            async def then_drain() -> None:
-                await check
-                await _drain(attempts, pending, 1)
-
-            checker = asyncio.ensure_future(then_drain())
-            try:
-                await check
-                await rest
-                await checker
-            finally:
-                for task in (check, rest, checker):
-                    task.cancel()
-                await asyncio.gather(check, rest, checker, return_exceptions=True)
+        try:
+            await _attempt_all(attempts, adapter, config, todo)
+        except ModelCrash as exc:
+            kept = len(done_rows) + len(attempts.rows)
+            raise ModelCrash(
+                f"{exc}. {kept} of {len(attempts_planned)} attempts are kept in {config.out}: "
+                "run the same command to resume"
+            ) from None
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
         summary["settings"] = {
             **adapter.settings(),
