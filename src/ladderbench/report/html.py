@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ladderbench import __version__
 from ladderbench.analysis.compare import PairedTest, compare, pearson_table, residuals
-from ladderbench.analysis.digest import Digest, digest, first_suite
+from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
 from ladderbench.errors import UserError
 from ladderbench.report.charts import heatmap, profile_chart
 
@@ -38,23 +38,13 @@ class ModelSection:
     group_values: list[str] = field(default_factory=list)
 
 
-def _summary_for(d: Digest) -> dict[str, Any]:
-    if d.summary is not None:
-        return d.summary
-    from ladderbench.runner.results import iter_results
-    from ladderbench.suites import summarise_rows
-
-    if not d.rows:
-        raise UserError(f"{d.path}: no result rows")
-    return summarise_rows(iter_results(d.path), d.suite, d.samples)
-
-
 def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, float, float]]:
     return [(f"{prefix}{k}", b["rate"], b["ci95"][0], b["ci95"][1]) for k, b in buckets.items()]
 
 
 def _section(d: Digest) -> ModelSection:
-    summary = _summary_for(d)
+    summary = d.summary
+    assert summary is not None, "digest_runs summarises every file"
     section = ModelSection(d, summary)
     section.settings = {
         k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
@@ -204,14 +194,15 @@ def _cross(sections: list[ModelSection]) -> dict[str, Any]:
     }
 
 
-def render_report(paths: list[Path], sample_size: int = 400) -> str:
+def render_report(paths: list[Path], sample_size: int = AUDIT_SAMPLE) -> str:
+    """The page for these results files, each read once."""
     if not paths:
         raise UserError("report: give at least one results file")
-    suites = [first_suite(p) for p in paths]
-    sections = [
-        _section(digest(p, sample_size, keep_items=suites.count(suite) > 1))
-        for p, suite in zip(paths, suites)
-    ]
+    return render(digest_runs(paths, sample_size), sample_size)
+
+
+def render(digests: list[Digest], sample_size: int = AUDIT_SAMPLE) -> str:
+    sections = [_section(d) for d in digests]
     env = Environment(
         loader=PackageLoader("ladderbench.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True),
@@ -228,8 +219,9 @@ def render_report(paths: list[Path], sample_size: int = 400) -> str:
     )
 
 
-def write_report(paths: list[Path], out: Path, sample_size: int = 400) -> Path:
-    html = render_report(paths, sample_size)
+def write_report(digests: list[Digest], out: Path, sample_size: int = AUDIT_SAMPLE) -> Path:
+    """Write the page for digests already read (``digest_runs``), so no file is read again."""
+    html = render(digests, sample_size)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(html, encoding="utf-8")
