@@ -20,6 +20,7 @@ from ladderbench import __version__
 from ladderbench.analysis.compare import PairedTest, compare, pearson_table, residuals
 from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
 from ladderbench.errors import UserError
+from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
 from ladderbench.report.charts import heatmap, profile_chart
 
 SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
@@ -111,12 +112,8 @@ def _section(d: Digest) -> ModelSection:
     return section
 
 
-def _probe_verdicts(sections: list[ModelSection]) -> list[dict[str, Any]]:
+def _probe_verdicts(sections: list[ModelSection]) -> list[ProbeVerdict]:
     """The shipped-ladder probe of every built-in grader these results were scored with."""
-    from importlib import resources
-
-    from ladderbench.probe import audit, builtin_graders, gate, load_rungs, probe
-
     used: set[str] = set()
     for s in sections:
         summary = s.summary
@@ -124,27 +121,7 @@ def _probe_verdicts(sections: list[ModelSection]) -> list[dict[str, Any]]:
             used.add("static.choice")
         used.update(f"puzzles.{f}" for f in summary.get("byFamily", {}))
         used.update(f"live.{t}" for t in summary.get("byTask", {}))
-    known = builtin_graders()
-    ladders = Path(str(resources.files("ladderbench.probe") / "ladders"))
-    verdicts = []
-    for name in sorted(used):
-        path = ladders / f"{name}.jsonl"
-        if name not in known or not path.exists():
-            verdicts.append({"grader": name, "state": "no ladder", "detail": "not probed"})
-            continue
-        rungs, _ = load_rungs(path)
-        ledger = probe(rungs, known[name], repeats=1, name=name)
-        report = audit(ledger)
-        result = gate(ledger, report)
-        verdicts.append(
-            {
-                "grader": name,
-                "state": "pass" if result.passed else "hold",
-                "detail": f"{len(report.cases)} cases, inversion rate "
-                f"{100 * result.inversion_rate:.1f}%",
-            }
-        )
-    return verdicts
+    return shipped_verdicts(used)
 
 
 def _comparisons(sections: list[ModelSection]) -> list[PairedTest]:
