@@ -1,6 +1,7 @@
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -11,3 +12,11 @@ settings.register_profile(
     "ladderbench", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ladderbench")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _probe_cache(tmp_path_factory):
+    """Reports cache grader-probe verdicts; tests keep theirs out of the user's cache folder."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LADDERBENCH_PROBE_CACHE", str(tmp_path_factory.mktemp("probe-cache")))
+        yield

@@ -250,28 +250,25 @@ def report(
     ] = None,
 ) -> None:
     """Print the tables again from results files (a run cut short is summarised from its rows)."""
-    from ladderbench.analysis.digest import final_summary
-    from ladderbench.runner.results import iter_results
-    from ladderbench.suites import summarise_rows
+    from ladderbench.analysis.digest import digest_runs
+    from ladderbench.runner.results import scan
 
-    for path in results:
-        summary = final_summary(path)
-        if summary is None:
-            first = next(iter_results(path), None)
-            if first is None:
-                raise UserError(f"{path}: no result rows")
-            samples = 1 + max(row.sample for row in iter_results(path))
-            summary = summarise_rows(iter_results(path), first.suite, samples)
+    # One pass per file: its tail alone for the tables; the whole file once with --html.
+    digests = digest_runs(results) if html is not None else None
+    for path, run in zip(results, digests or [scan(p) for p in results]):
+        if run.summary is None:
+            raise UserError(f"{path}: no result rows")
+        if not run.finished:
             typer.echo(
                 f"{path}: the run did not finish; summary computed from its "
-                f"{summary['total']} rows",
+                f"{run.summary['total']} rows",
                 err=True,
             )
-        _show(summary, json_out)
-    if html is not None:
+        _show(run.summary, json_out)
+    if html is not None and digests is not None:
         from ladderbench.report.html import write_report
 
-        typer.echo(f"report: {write_report(results, html)}", err=json_out)
+        typer.echo(f"report: {write_report(digests, html)}", err=json_out)
 
 
 @app.command()

@@ -2,20 +2,20 @@
 
 A results file can hold millions of rows; the digest keeps the summary, per-item outcomes (for
 paired tests between models), family x tier counts, and a seeded reservoir sample of rows for the
-audit table — never the rows themselves.
+audit table — never the rows themselves. Reading is ``runner.results.scan``: one pass, one policy
+for a torn last line.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ladderbench.errors import UserError
+from ladderbench.items import ResultRow
+from ladderbench.runner.results import Summary, iter_results, scan
 
 AUDIT_SAMPLE = 400
 TEXT_LIMIT = 1500
@@ -24,7 +24,8 @@ TEXT_LIMIT = 1500
 @dataclass
 class Digest:
     path: Path
-    summary: dict[str, Any] | None = None
+    summary: Summary | None = None
+    finished: bool = False  # the file holds its summary row (else it was computed, or is None)
     rows: int = 0
     samples: int = 1
     suite: str = ""
@@ -45,47 +46,6 @@ class Digest:
         return self.rows > len(self.sample)
 
 
-def iter_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Stream a results file's objects; a torn last line is skipped, a malformed one is an error."""
-    try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 (closed by the with below)
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    with handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                if not line.endswith("\n"):
-                    return  # the torn last line of a killed run
-                raise UserError(f"{path}:{lineno}: not valid JSON") from None
-            if not isinstance(obj, dict):
-                raise UserError(f"{path}:{lineno}: expected a JSON object")
-            yield lineno, obj
-
-
-def final_summary(path: Path) -> dict[str, Any] | None:
-    """The summary row of a finished run, read from the end of the file (no full parse)."""
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, 2)
-            size = handle.tell()
-            handle.seek(max(0, size - 1_000_000))
-            tail = handle.read().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    lines = [line for line in tail.splitlines() if line.strip()]
-    if not lines:
-        return None
-    try:
-        obj = json.loads(lines[-1])
-    except ValueError:
-        return None
-    return obj if isinstance(obj, dict) and obj.get("type") == "summary" else None
-
-
 def _clip(value: Any) -> Any:
     if isinstance(value, str) and len(value) > TEXT_LIMIT:
         return value[:TEXT_LIMIT] + f"… [{len(value) - TEXT_LIMIT} more characters]"
@@ -93,49 +53,60 @@ def _clip(value: Any) -> Any:
 
 
 def first_suite(path: Path) -> str:
-    """The suite a results file belongs to, from its first row."""
-    for _, obj in iter_objects(path):
-        return str(obj.get("suite", ""))
-    return ""
+    """The suite a results file belongs to, from its first row (the rest is not read)."""
+    first = next(iter_results(path), None)
+    return first.suite if first else ""
 
 
 def digest(
-    path: Path, sample_size: int = AUDIT_SAMPLE, seed: int = 0, keep_items: bool = True
+    path: Path,
+    sample_size: int = AUDIT_SAMPLE,
+    seed: int = 0,
+    keep_items: bool = True,
+    summarise: bool = False,
 ) -> Digest:
     """Read ``path`` once; rows beyond the reservoir are counted, not kept.
 
     ``keep_items`` keeps each item's outcome (memory grows with the number of distinct items):
-    needed only to compare runs of the same suite.
+    needed only to compare runs of the same suite. ``summarise`` computes the summary of a run cut
+    short in the same pass (otherwise it stays None).
     """
     result = Digest(path)
     rng = random.Random(seed)
     sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-    for lineno, obj in iter_objects(path):
-        if obj.get("type") == "summary":
-            result.summary = obj
-            continue
-        for key in ("id", "suite", "adapter", "model"):
-            if not isinstance(obj.get(key), str):
-                raise UserError(f"{path}:{lineno}: field {key!r} missing; not a LadderBench row")
+
+    def add(row: ResultRow) -> None:
         result.rows += 1
-        result.samples = max(result.samples, int(obj.get("sample") or 0) + 1)
+        result.samples = max(result.samples, row.sample + 1)
         if result.rows == 1:
-            result.suite, result.adapter, result.model = obj["suite"], obj["adapter"], obj["model"]
-        if obj.get("error") is None:
+            result.suite, result.adapter, result.model = row.suite, row.adapter, row.model
+        if row.error is None:
             if keep_items:
-                entry = sums[obj["id"]]
-                entry[0] += float(obj.get("score") or 0.0)
+                entry = sums[row.id]
+                entry[0] += row.score or 0.0
                 entry[1] += 1
-            if obj.get("family") is not None and obj.get("tier") is not None:
-                cell = result.cells[(obj["family"], obj["tier"])]
+            if row.family is not None and row.tier is not None:
+                cell = result.cells[(row.family, row.tier)]
                 cell[0] += 1
-                cell[1] += bool(obj.get("pass"))
+                cell[1] += bool(row.passed)
         slot = result.rows - 1 if result.rows <= sample_size else rng.randrange(result.rows)
         if slot < sample_size:
-            kept = {k: _clip(v) for k, v in obj.items() if k != "usage"}
+            kept = {k: _clip(v) for k, v in row.to_json_dict().items() if k != "usage"}
             if slot == len(result.sample):
                 result.sample.append(kept)
             else:
                 result.sample[slot] = kept
+
+    run = scan(path, add, summarise)
+    result.summary, result.finished = run.summary, run.finished
     result.item_outcome = {item: total / n for item, (total, n) in sums.items() if n}
     return result
+
+
+def digest_runs(paths: list[Path], sample_size: int = AUDIT_SAMPLE) -> list[Digest]:
+    """Digest each file once, summaries included; item outcomes kept where a suite repeats."""
+    suites = [first_suite(p) for p in paths]
+    return [
+        digest(p, sample_size, keep_items=suites.count(suite) > 1, summarise=True)
+        for p, suite in zip(paths, suites)
+    ]

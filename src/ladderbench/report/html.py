@@ -18,8 +18,9 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ladderbench import __version__
 from ladderbench.analysis.compare import PairedTest, compare, pearson_table, residuals
-from ladderbench.analysis.digest import Digest, digest, first_suite
+from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
 from ladderbench.errors import UserError
+from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
 from ladderbench.report.charts import heatmap, profile_chart
 
 SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
@@ -38,23 +39,13 @@ class ModelSection:
     group_values: list[str] = field(default_factory=list)
 
 
-def _summary_for(d: Digest) -> dict[str, Any]:
-    if d.summary is not None:
-        return d.summary
-    from ladderbench.runner.results import iter_results
-    from ladderbench.suites import summarise_rows
-
-    if not d.rows:
-        raise UserError(f"{d.path}: no result rows")
-    return summarise_rows(iter_results(d.path), d.suite, d.samples)
-
-
 def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, float, float]]:
     return [(f"{prefix}{k}", b["rate"], b["ci95"][0], b["ci95"][1]) for k, b in buckets.items()]
 
 
 def _section(d: Digest) -> ModelSection:
-    summary = _summary_for(d)
+    summary = d.summary
+    assert summary is not None, "digest_runs summarises every file"
     section = ModelSection(d, summary)
     section.settings = {
         k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
@@ -121,12 +112,8 @@ def _section(d: Digest) -> ModelSection:
     return section
 
 
-def _probe_verdicts(sections: list[ModelSection]) -> list[dict[str, Any]]:
+def _probe_verdicts(sections: list[ModelSection]) -> list[ProbeVerdict]:
     """The shipped-ladder probe of every built-in grader these results were scored with."""
-    from importlib import resources
-
-    from ladderbench.probe import audit, builtin_graders, gate, load_rungs, probe
-
     used: set[str] = set()
     for s in sections:
         summary = s.summary
@@ -134,27 +121,7 @@ def _probe_verdicts(sections: list[ModelSection]) -> list[dict[str, Any]]:
             used.add("static.choice")
         used.update(f"puzzles.{f}" for f in summary.get("byFamily", {}))
         used.update(f"live.{t}" for t in summary.get("byTask", {}))
-    known = builtin_graders()
-    ladders = Path(str(resources.files("ladderbench.probe") / "ladders"))
-    verdicts = []
-    for name in sorted(used):
-        path = ladders / f"{name}.jsonl"
-        if name not in known or not path.exists():
-            verdicts.append({"grader": name, "state": "no ladder", "detail": "not probed"})
-            continue
-        rungs, _ = load_rungs(path)
-        ledger = probe(rungs, known[name], repeats=1, name=name)
-        report = audit(ledger)
-        result = gate(ledger, report)
-        verdicts.append(
-            {
-                "grader": name,
-                "state": "pass" if result.passed else "hold",
-                "detail": f"{len(report.cases)} cases, inversion rate "
-                f"{100 * result.inversion_rate:.1f}%",
-            }
-        )
-    return verdicts
+    return shipped_verdicts(used)
 
 
 def _comparisons(sections: list[ModelSection]) -> list[PairedTest]:
@@ -204,14 +171,15 @@ def _cross(sections: list[ModelSection]) -> dict[str, Any]:
     }
 
 
-def render_report(paths: list[Path], sample_size: int = 400) -> str:
+def render_report(paths: list[Path], sample_size: int = AUDIT_SAMPLE) -> str:
+    """The page for these results files, each read once."""
     if not paths:
         raise UserError("report: give at least one results file")
-    suites = [first_suite(p) for p in paths]
-    sections = [
-        _section(digest(p, sample_size, keep_items=suites.count(suite) > 1))
-        for p, suite in zip(paths, suites)
-    ]
+    return render(digest_runs(paths, sample_size), sample_size)
+
+
+def render(digests: list[Digest], sample_size: int = AUDIT_SAMPLE) -> str:
+    sections = [_section(d) for d in digests]
     env = Environment(
         loader=PackageLoader("ladderbench.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True),
@@ -228,8 +196,9 @@ def render_report(paths: list[Path], sample_size: int = 400) -> str:
     )
 
 
-def write_report(paths: list[Path], out: Path, sample_size: int = 400) -> Path:
-    html = render_report(paths, sample_size)
+def write_report(digests: list[Digest], out: Path, sample_size: int = AUDIT_SAMPLE) -> Path:
+    """Write the page for digests already read (``digest_runs``), so no file is read again."""
+    html = render(digests, sample_size)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(html, encoding="utf-8")

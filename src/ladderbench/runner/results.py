@@ -1,23 +1,178 @@
-"""The one results writer and reader: JSONL, one row per attempt, the summary row last.
+"""The one results module: JSONL, one row per attempt, the summary row last.
 
-Rows are appended one whole line per write and flushed, so a run killed at any moment leaves at
-most a torn last line; reopening for resume cuts it off (and any old summary) before appending.
+Writing: rows are appended one whole line per write and flushed, so a run killed at any moment
+leaves at most a torn last line. Reading: every reader goes through ``stream``, with one policy for
+that line: a last line without its newline that does not parse is torn, ignored on read and cut
+off on resume (one that parses is whole; only its newline is missing). A malformed line anywhere
+else is a UserError naming the file, the line and the field. Lines split on ``\\n`` only (a model's
+answer may hold U+2028, which ``str.splitlines`` would split).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import ValidationError
 
 from ladderbench.errors import UserError
 from ladderbench.items import ResultRow
-from ladderbench.jsonl import field_error, json_objects, read_text
+from ladderbench.jsonl import field_error
+
+# The summary row, without its "type". Typed summary models replace this alias (issue #12, 6).
+Summary = dict[str, Any]
+
+TAIL_CHUNK = 1 << 16
+
+
+def _open(path: Path) -> IO[bytes]:
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def _json_object(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        reason = getattr(exc, "msg", None)
+        raise UserError(
+            f"{path}:{lineno}: not valid JSON" + (f" ({reason})" if reason else "")
+        ) from None
+    if not isinstance(obj, dict):
+        raise UserError(f"{path}:{lineno}: expected a JSON object")
+    return obj
+
+
+def _parse(path: Path, lineno: int, raw: bytes) -> ResultRow | Summary:
+    """A row, validated straight from its bytes; anything else is read again to say what it is."""
+    try:
+        return ResultRow.model_validate_json(raw)
+    except ValidationError:
+        obj = _json_object(path, lineno, raw)
+    if obj.get("type") == "summary":
+        return obj
+    try:
+        return ResultRow.model_validate(obj)
+    except ValidationError as exc:
+        raise field_error(path, lineno, exc) from None
+
+
+def stream(path: Path) -> Iterator[tuple[int, ResultRow | Summary]]:
+    """(line number, attempt row or summary row) for every line, in one pass, in bounded memory."""
+    summary_at = 0
+    with _open(path) as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            if not raw.endswith(b"\n"):  # the last line: whole, or torn by a killed run
+                try:
+                    json.loads(raw)
+                except ValueError:
+                    return
+            if summary_at:
+                raise UserError(
+                    f"{path}:{lineno}: a row after the summary row (line {summary_at}); "
+                    "not a LadderBench file"
+                )
+            item = _parse(path, lineno, raw)
+            if isinstance(item, dict):
+                summary_at = lineno
+            yield lineno, item
+
+
+def iter_results(path: Path) -> Iterator[ResultRow]:
+    """Stream the attempt rows of a results file, validated one by one (bounded memory)."""
+    for _, item in stream(path):
+        if isinstance(item, ResultRow):
+            yield item
+
+
+def read_summary(path: Path) -> Summary | None:
+    """The summary row of a finished run, read from the end of the file (no full pass)."""
+    with _open(path) as handle:
+        end = handle.seek(0, os.SEEK_END)
+        tail, start = b"", end
+        while start > 0:
+            start = max(0, start - TAIL_CHUNK)
+            handle.seek(start)
+            tail = handle.read(end - start)
+            body = tail.rstrip()
+            if b"\n" in body or start == 0:
+                break
+    last = tail.rstrip().rsplit(b"\n", 1)[-1]
+    try:
+        obj = json.loads(last)
+    except ValueError:
+        return None  # empty, torn, or malformed: the full pass says which
+    return obj if isinstance(obj, dict) and obj.get("type") == "summary" else None
+
+
+def summarise_run(path: Path, rows: Iterable[ResultRow]) -> Summary:
+    """The summary of a run cut short, computed from its rows as its suite would write it.
+
+    ``rows`` is read once. The number of samples is known only after the last row: a run of
+    several samples, cut short, takes a second pass so that pass@k uses the right k.
+    """
+    from ladderbench.suites import summarise_rows
+
+    remaining = iter(rows)
+    first = next(remaining, None)
+    if first is None:
+        raise UserError(f"{path}: no result rows")
+    top = 0
+
+    def counted() -> Iterator[ResultRow]:
+        nonlocal top
+        for row in chain([first], remaining):
+            top = max(top, row.sample)
+            yield row
+
+    summary = summarise_rows(counted(), first.suite, 1)
+    if top:
+        summary = summarise_rows(iter_results(path), first.suite, top + 1)
+    return summary
+
+
+@dataclass
+class Scan:
+    """One pass over a results file: its summary, and whether the run wrote it (finished)."""
+
+    summary: Summary | None
+    finished: bool
+
+
+def scan(
+    path: Path, visit: Callable[[ResultRow], None] | None = None, summarise: bool = True
+) -> Scan:
+    """Read ``path`` once: every attempt row goes to ``visit``; the summary comes back.
+
+    The summary is the file's own or, for a run cut short and with ``summarise``, computed from the
+    same pass. Without ``visit`` a finished run is read from its tail only.
+    """
+    own = read_summary(path)
+    if own is not None and visit is None:
+        return Scan(own, True)
+    rows = iter_results(path)
+    if visit is not None:
+        rows = _visiting(rows, visit)
+    if own is None and summarise:
+        return Scan(summarise_run(path, rows), False)
+    deque(rows, maxlen=0)
+    return Scan(own, own is not None)
+
+
+def _visiting(rows: Iterator[ResultRow], visit: Callable[[ResultRow], None]) -> Iterator[ResultRow]:
+    for row in rows:
+        visit(row)
+        yield row
 
 
 @dataclass
@@ -25,52 +180,33 @@ class Results:
     """A results file read back: attempt rows, and the summary (None if the run stopped early)."""
 
     rows: list[ResultRow] = field(default_factory=list)
-    summary: dict[str, Any] | None = None
-
-
-def parse_results(path: Path, text: str) -> Results:
-    """Parse complete lines; a malformed one is a UserError naming file, line and field."""
-    results = Results()
-    seen: dict[tuple[str, int], int] = {}
-    for lineno, obj in json_objects(path, text):
-        if results.summary is not None:
-            raise UserError(f"{path}:{lineno}: a row after the summary row; not a LadderBench file")
-        if obj.get("type") == "summary":
-            results.summary = obj
-            continue
-        try:
-            row = ResultRow.model_validate(obj)
-        except ValidationError as exc:
-            raise field_error(path, lineno, exc) from None
-        if row.key in seen:
-            raise UserError(
-                f"{path}:{lineno}: attempt {row.id!r} sample {row.sample} already at line "
-                f"{seen[row.key]}; the file was edited or concatenated"
-            )
-        seen[row.key] = lineno
-        results.rows.append(row)
-    return results
+    summary: Summary | None = None
 
 
 def read_results(path: Path) -> Results:
-    """Read a results file for a report; a torn last line (killed run) is ignored."""
-    text = read_text(path)
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    return parse_results(path, text)
-
-
-def iter_results(path: Path) -> Iterator[ResultRow]:
-    """Stream the attempt rows of a results file, validated one by one (bounded memory)."""
-    from ladderbench.analysis.digest import iter_objects
-
-    for lineno, obj in iter_objects(path):
-        if obj.get("type") == "summary":
+    """Read a whole results file into memory; each attempt must appear once."""
+    results = Results()
+    seen: dict[tuple[str, int], int] = {}
+    for lineno, item in stream(path):
+        if isinstance(item, dict):
+            results.summary = item
             continue
-        try:
-            yield ResultRow.model_validate(obj)
-        except ValidationError as exc:
-            raise field_error(path, lineno, exc) from None
+        if item.key in seen:
+            raise UserError(
+                f"{path}:{lineno}: attempt {item.id!r} sample {item.sample} already at line "
+                f"{seen[item.key]}; the file was edited or concatenated"
+            )
+        seen[item.key] = lineno
+        results.rows.append(item)
+    return results
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with _open(path) as handle:
+        if handle.seek(0, os.SEEK_END) == 0:
+            return True
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
 
 
 class ResultWriter:
@@ -78,7 +214,7 @@ class ResultWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: Any = None
+        self._file: IO[str] | None = None
 
     def open(self, suite: str, adapter: str, model: str) -> list[ResultRow]:
         """Repair and read what is there, check it belongs to this job, and open for appending.
@@ -88,9 +224,7 @@ class ResultWriter:
         """
         existing = Results()
         if self.path.exists():
-            raw = self.path.read_bytes()
-            whole = raw[: raw.rfind(b"\n") + 1]  # cut a torn last line
-            existing = parse_results(self.path, whole.decode("utf-8", errors="replace"))
+            existing = read_results(self.path)
             for row in existing.rows[:1]:
                 if (row.suite, row.adapter, row.model) != (suite, adapter, model):
                     raise UserError(
@@ -98,7 +232,11 @@ class ResultWriter:
                         f"not {suite} with {adapter}:{model}; choose another --out to start anew"
                     )
             kept = [row for row in existing.rows if row.error is None]
-            if len(kept) != len(existing.rows) or existing.summary is not None or whole != raw:
+            if (
+                len(kept) != len(existing.rows)
+                or existing.summary is not None
+                or not _ends_with_newline(self.path)  # cut the torn last line
+            ):
                 self._rewrite(kept)
             existing.rows = kept
         try:
@@ -124,11 +262,14 @@ class ResultWriter:
     def append(self, row: ResultRow) -> None:
         self._write(row.to_json_dict())
 
-    def write_summary(self, summary: dict[str, Any]) -> None:
+    def write_summary(self, summary: Summary) -> None:
         self._write({"type": "summary", **summary})
-        os.fsync(self._file.fileno())
+        if self._file is not None:
+            os.fsync(self._file.fileno())
 
     def _write(self, obj: dict[str, Any]) -> None:
+        if self._file is None:
+            raise RuntimeError("ResultWriter.open() must be called before writing")
         self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self._file.flush()
 
