@@ -1,12 +1,14 @@
 """Verifiable instructions (IFEval style): their kinds, parameters, checkers and a builder.
 
-An instruction is a JSON-serialisable dict: ``{"kind": ..., **parameters}``. For every kind this
-module has a drawer (parameters from an rng), a describer (the sentence the prompt states), a
-checker (does a response follow it?) and its part in ``compose``, which writes a response that
-follows any compatible set of instructions at once (the reference answer, and the feasibility
-test for a drawn set). ``CONFLICTS`` lists the pairs never drawn together: pairs that contradict
-each other (JSON and sections) and pairs whose combined reading would be unclear (does a
-title line count as a paragraph?).
+An instruction is a JSON-serialisable dict: ``{"kind": ..., **parameters}``. Every kind is one
+:class:`Kind` object, defined in one place beside its checker: the sentence the prompt states,
+the checker (does a response follow it?), how its parameters are drawn from an rng, and whether
+a passage allows it; ``ALL_KINDS`` lists them, so a new kind is one definition there. What
+concerns several kinds at once stays apart: ``CONFLICTS`` lists the pairs never drawn together
+(pairs that contradict each other, such as JSON and sections, and pairs whose combined reading
+would be unclear: does a title line count as a paragraph?), and ``compose`` writes a response
+that follows any compatible set at once (the reference answer, and the feasibility test for a
+drawn set).
 
 Checkers read the response as written, permissively where a reasonable writer could differ
 (markdown emphasis, curly quotes, a code fence around JSON, CRLF line ends, trailing blank
@@ -22,85 +24,12 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ladderbench.grading.extract import normalise_text
 
 Instruction = dict[str, Any]
-
-KINDS: tuple[str, ...] = (
-    "repeat_prompt",
-    "two_responses",
-    "postscript",
-    "constrained_response",
-    "json_format",
-    "multiple_sections",
-    "list_items",
-    "title",
-    "keywords",
-    "forbidden_words",
-    "paragraph_count",
-    "paragraph_first_word",
-    "sentence_count",
-    "word_count",
-    "end_phrase",
-    "quotation",
-    "lowercase",
-    "no_comma",
-)
-
-# Kinds whose meaning depends on what counts as a paragraph, and the kinds that add blocks whose
-# status as a paragraph a writer could read either way (a title line, a P.S., a list).
-_PARAGRAPH_KINDS = ("paragraph_count", "paragraph_first_word")
-_PARAGRAPH_BLURRERS = (
-    "repeat_prompt",
-    "two_responses",
-    "postscript",
-    "json_format",
-    "multiple_sections",
-    "list_items",
-    "title",
-)
-_CONFLICT_LIST: tuple[tuple[str, str], ...] = (
-    *((p, b) for p in _PARAGRAPH_KINDS for b in _PARAGRAPH_BLURRERS),
-    # The repeated request is not part of "the answer": counts and framing around it are unclear.
-    ("repeat_prompt", "two_responses"),
-    ("repeat_prompt", "sentence_count"),
-    ("repeat_prompt", "word_count"),
-    ("repeat_prompt", "quotation"),
-    ("repeat_prompt", "lowercase"),
-    # Two responses: per response or in total? Whole-reply framing is undefined.
-    ("two_responses", "postscript"),
-    ("two_responses", "constrained_response"),
-    ("two_responses", "multiple_sections"),
-    ("two_responses", "list_items"),
-    ("two_responses", "sentence_count"),
-    ("two_responses", "word_count"),
-    ("two_responses", "end_phrase"),
-    ("two_responses", "quotation"),
-    # JSON: the whole reply is one object, so no text structure or counts of prose.
-    *(
-        ("json_format", k)
-        for k in KINDS
-        if k
-        not in ("json_format", "keywords", "forbidden_words", "constrained_response", "lowercase")
-    ),
-    # Both want the last word.
-    ("postscript", "end_phrase"),
-    # Fixed capitalised text ("P.S.", "SECTION 1", "My answer is yes.", an end phrase).
-    ("lowercase", "postscript"),
-    ("lowercase", "multiple_sections"),
-    ("lowercase", "constrained_response"),
-    ("lowercase", "end_phrase"),
-)
-CONFLICTS: frozenset[frozenset[str]] = frozenset(frozenset(p) for p in _CONFLICT_LIST)
-
-
-def compatible(kind: str, chosen: Iterable[str]) -> bool:
-    """Whether ``kind`` may join the already chosen kinds (each kind at most once)."""
-    return all(kind != c and frozenset((kind, c)) not in CONFLICTS for c in chosen)
-
 
 # ---------------------------------------------------------------- fixed vocabulary
 
@@ -129,7 +58,7 @@ END_PHRASES: tuple[str, ...] = (
     "That is all for now.",
     "Thank you for reading.",
 )
-KEYWORDS: tuple[str, ...] = (
+KEYWORD_CHOICES: tuple[str, ...] = (
     "anchor", "beacon", "bicycle", "blanket", "candle", "canyon", "chimney", "compass",
     "cobblestone", "falcon", "feather", "glacier", "harbor", "harvest", "kettle", "ladder",
     "lantern", "lighthouse", "magnet", "marble", "meadow", "meteor", "mirror", "orchard",
@@ -178,7 +107,7 @@ def words_of(text: str) -> list[str]:
 def _reserved() -> frozenset[str]:
     parts: list[str] = [*_CLAUSES, _TITLE, _POSTSCRIPT_TEXT, _KEYWORD_LEAD]
     parts += [q + " " + " ".join(opts) for q, opts in CONSTRAINED_OPTIONS]
-    parts += [*END_PHRASES, *KEYWORDS, *FIRST_WORDS, *SECTION_MARKERS, "and section answer"]
+    parts += [*END_PHRASES, *KEYWORD_CHOICES, *FIRST_WORDS, *SECTION_MARKERS, "and section answer"]
     return frozenset(w for part in parts for w in words_of(part))
 
 
@@ -270,199 +199,6 @@ def _word_pattern(word: str, suffixes: str = "") -> re.Pattern[str]:
     return re.compile(r"(?<![^\W_])" + re.escape(word.casefold()) + suffixes + r"(?![^\W_])")
 
 
-# ---------------------------------------------------------------- checkers
-
-
-def _check_repeat_prompt(text: str, p: Instruction) -> bool:
-    reply = _one_line(text).lstrip("*_#>\"'` ").casefold()
-    request = _one_line(p["request"]).casefold().rstrip(".!? ")
-    if not request or not reply.startswith(request):
-        return False
-    return bool(_ALNUM.search(reply[len(request) :]))  # an answer follows the repetition
-
-
-def _check_two_responses(text: str, p: Instruction) -> bool:
-    parts = re.split(r"\*{6,}", _flat(text))
-    found = []
-    for i, part in enumerate(parts):
-        if _ALNUM.search(part):
-            found.append(part)
-        elif 0 < i < len(parts) - 1:
-            return False  # two separators with nothing between them
-    return len(found) == 2 and _one_line(found[0]).casefold() != _one_line(found[1]).casefold()
-
-
-def _check_postscript(text: str, p: Instruction) -> bool:
-    marker = r"\s*\.?\s*".join(re.escape(c) for c in p["marker"].rstrip(".").split("."))
-    pattern = re.compile(r"^[ \t>*_#\"'`]*" + marker + r"(?![^\W_])\.?", re.M | re.I)
-    flat = _flat(text)
-    for m in pattern.finditer(flat):
-        if _ALNUM.search(flat[: m.start()]) and _ALNUM.search(flat[m.end() :]):
-            return True
-    return False
-
-
-def _check_constrained(text: str, p: Instruction) -> bool:
-    reply = normalise_text(_flat(text))
-    hits = 0
-    for option in p["options"]:
-        key = normalise_text(option).rstrip(".!?")
-        if _word_pattern(key).search(reply):
-            hits += 1
-    return hits == 1
-
-
-_FENCE_LANGUAGE = re.compile(r"[ \t]*json(?![^\W_])", re.I)
-
-
-def _check_json(text: str, p: Instruction) -> bool:
-    body = text.strip()
-    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
-        body = body[3:-3]
-        language = _FENCE_LANGUAGE.match(body)
-        if language:
-            body = body[language.end() :]
-    try:
-        return isinstance(json.loads(body), dict)
-    except (ValueError, RecursionError):
-        return False
-
-
-_SECTION = re.compile(r"^[ \t>#*_\"'`]*section[ \t]*\d+(?!\w)", re.M | re.I)
-
-
-def _check_sections(text: str, p: Instruction) -> bool:
-    return len(_SECTION.findall(_flat(text))) == p["count"]
-
-
-_BULLET = re.compile(r"[ \t>\"']*[*\-•+][ \t]+\S")
-_NUMBERED = re.compile(r"[ \t>\"']*\d+[.)][ \t]+\S")
-_DIVIDER = re.compile(r"[\s*\-_=]*")
-
-
-def list_item_count(text: str, style: str) -> int:
-    pattern = _BULLET if style == "bullet" else _NUMBERED
-    return sum(
-        1
-        for line in _flat(text).split("\n")
-        if not _DIVIDER.fullmatch(line) and pattern.match(line)
-    )
-
-
-def _check_list_items(text: str, p: Instruction) -> bool:
-    return list_item_count(text, p["style"]) == p["count"]
-
-
-_TITLE_PATTERN = re.compile(r"<<([^<>\n]*)>>|«([^«»\n]*)»|《([^《》\n]*)》")
-
-
-def _check_title(text: str, p: Instruction) -> bool:
-    return any(_ALNUM.search("".join(m.groups(""))) for m in _TITLE_PATTERN.finditer(_flat(text)))
-
-
-def _check_keywords(text: str, p: Instruction) -> bool:
-    reply = normalise_text(_flat(text))
-    return all(_word_pattern(w, r"(?:s|es|'s)?").search(reply) for w in p["words"])
-
-
-def _check_forbidden(text: str, p: Instruction) -> bool:
-    reply = normalise_text(_flat(text))
-    return not any(_word_pattern(w).search(reply) for w in p["words"])
-
-
-def _check_paragraph_count(text: str, p: Instruction) -> bool:
-    return len(paragraphs(text)) == p["count"]
-
-
-def _check_first_word(text: str, p: Instruction) -> bool:
-    found = paragraphs(text)
-    if len(found) < p["n"]:
-        return False
-    first = _WORD.search(found[p["n"] - 1])
-    return bool(first) and first.group().casefold() == p["word"].casefold()
-
-
-def _within(low: int, high: int, p: Instruction) -> bool:
-    """A count limit, read leniently: the most plausible count for "at least", the fewest for
-    "at most"."""
-    if p["relation"] not in RELATIONS:
-        raise ValueError(f"unknown relation {p['relation']!r}")
-    return high >= p["n"] if p["relation"] == "at least" else low <= p["n"]
-
-
-def _check_sentences(text: str, p: Instruction) -> bool:
-    return _within(*sentence_counts(text), p)
-
-
-def _check_words(text: str, p: Instruction) -> bool:
-    return _within(*word_counts(text), p)
-
-
-def _check_end_phrase(text: str, p: Instruction) -> bool:
-    reply = _one_line(text).rstrip(" \"'*_`»").casefold()
-    phrase = _one_line(p["phrase"]).casefold()
-    for tail, end in ((reply, phrase), (reply.rstrip(".!?"), phrase.rstrip(".!?"))):
-        if end and tail.endswith(end):
-            before = tail[: len(tail) - len(end)]
-            return not before or not _ALNUM.match(before[-1])
-    return False
-
-
-def _check_quotation(text: str, p: Instruction) -> bool:
-    reply = _flat(text).strip()
-    pairs = {('"', '"'), ("«", "»")}
-    return len(reply) >= 2 and (reply[0], reply[-1]) in pairs and bool(_ALNUM.search(reply))
-
-
-def _check_lowercase(text: str, p: Instruction) -> bool:
-    return text == text.lower() and any(ch.isalpha() for ch in text)
-
-
-def _check_no_comma(text: str, p: Instruction) -> bool:
-    return "," not in _flat(text)
-
-
-_CHECKERS: dict[str, Callable[[str, Instruction], bool]] = {
-    "repeat_prompt": _check_repeat_prompt,
-    "two_responses": _check_two_responses,
-    "postscript": _check_postscript,
-    "constrained_response": _check_constrained,
-    "json_format": _check_json,
-    "multiple_sections": _check_sections,
-    "list_items": _check_list_items,
-    "title": _check_title,
-    "keywords": _check_keywords,
-    "forbidden_words": _check_forbidden,
-    "paragraph_count": _check_paragraph_count,
-    "paragraph_first_word": _check_first_word,
-    "sentence_count": _check_sentences,
-    "word_count": _check_words,
-    "end_phrase": _check_end_phrase,
-    "quotation": _check_quotation,
-    "lowercase": _check_lowercase,
-    "no_comma": _check_no_comma,
-}
-
-
-def check(instruction: Instruction, text: str) -> bool:
-    """Whether ``text`` follows ``instruction``; False for empty text or a malformed instruction."""
-    if not isinstance(text, str) or not _ALNUM.search(text):
-        return False
-    kind = instruction.get("kind") if isinstance(instruction, dict) else None
-    checker = _CHECKERS.get(kind) if isinstance(kind, str) else None
-    if checker is None:
-        return False
-    try:
-        return bool(checker(text, instruction))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, re.error):
-        return False
-
-
-# ---------------------------------------------------------------- descriptions
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-
-
 def _quoted_list(items: Sequence[str], joiner: str = "and") -> str:
     quoted = [f"'{item}'" for item in items]
     if len(quoted) == 1:
@@ -470,87 +206,7 @@ def _quoted_list(items: Sequence[str], joiner: str = "and") -> str:
     return ", ".join(quoted[:-1]) + f" {joiner} " + quoted[-1]
 
 
-def describe(p: Instruction) -> str:
-    """The instruction as one line of the prompt."""
-    kind = p["kind"]
-    if kind == "repeat_prompt":
-        return (
-            "First repeat the request on the first line of this message word for word without "
-            "change, then give your answer (say nothing before the repeated request, and repeat "
-            "only that line, not the passage or these instructions)."
-        )
-    if kind == "two_responses":
-        return (
-            "Give two different responses. Separate the two responses, and only them, with "
-            "six asterisks: ******"
-        )
-    if kind == "postscript":
-        return f"At the end of your response, add a postscript starting with {p['marker']}"
-    if kind == "constrained_response":
-        return (
-            f"{p['question']} Give your verdict with exactly one of these options, word for "
-            f"word, somewhere in your response: {_quoted_list(p['options'], 'or')}"
-        )
-    if kind == "json_format":
-        return (
-            "Your entire response must be a single valid JSON object (a ```json code block "
-            "around it is allowed)."
-        )
-    if kind == "multiple_sections":
-        return (
-            f"Your response must have exactly {p['count']} sections. Mark the beginning of each "
-            f"section with {p['marker']} X on its own line, such as: {p['marker']} 1"
-        )
-    if kind == "list_items":
-        if p["style"] == "bullet":
-            return (
-                f"Your response must contain exactly {p['count']} bullet points, each on its own "
-                "line starting with a markdown bullet, such as: * This is a point."
-            )
-        return (
-            f"Your response must contain exactly {p['count']} numbered list items, each on its "
-            "own line starting with its number and a full stop, such as: 1. This is an item."
-        )
-    if kind == "title":
-        return (
-            "Your response must contain a title wrapped in double angular brackets, such as "
-            "<<a day at sea>>."
-        )
-    if kind == "keywords":
-        noun = "word" if len(p["words"]) == 1 else "words"
-        return f"Include the {noun} {_quoted_list(p['words'])} in your response."
-    if kind == "forbidden_words":
-        noun = "word" if len(p["words"]) == 1 else "words"
-        return f"Do not use the {noun} {_quoted_list(p['words'])} anywhere in your response."
-    if kind == "paragraph_count":
-        return (
-            f"Your response must have exactly {p['count']} paragraphs, separated from each "
-            "other by a blank line."
-        )
-    if kind == "paragraph_first_word":
-        return (
-            f"Separate paragraphs with a blank line; the {_ORDINALS[p['n'] - 1]} paragraph must "
-            f"start with the word '{p['word']}'."
-        )
-    if kind == "sentence_count":
-        return f"Your response must contain {p['relation']} {p['n']} sentences."
-    if kind == "word_count":
-        return f"Your response must contain {p['relation']} {p['n']} words."
-    if kind == "end_phrase":
-        return (
-            f"Finish your response with this exact phrase: '{p['phrase']}' No other words "
-            "should follow it."
-        )
-    if kind == "quotation":
-        return "Wrap your entire response in double quotation marks."
-    if kind == "lowercase":
-        return "Write your entire response in lowercase letters; no capital letters are allowed."
-    if kind == "no_comma":
-        return "Do not use any commas in your response."
-    raise ValueError(f"unknown instruction kind {kind!r}")
-
-
-# ---------------------------------------------------------------- drawing parameters
+# ---------------------------------------------------------------- what a drawer may use
 
 
 @dataclass(frozen=True)
@@ -574,18 +230,11 @@ class DrawContext:
     def keyword_candidates(self) -> tuple[str, ...]:
         """Keywords the passage does not already use (in any form)."""
         used = words_of(self.passage)
-        return tuple(k for k in KEYWORDS if not any(w.startswith(k) for w in used))
+        return tuple(k for k in KEYWORD_CHOICES if not any(w.startswith(k) for w in used))
 
     def available(self, kind: str) -> bool:
-        if kind == "forbidden_words":
-            return bool(self.forbidden_candidates())
-        if kind == "keywords":
-            return bool(self.keyword_candidates())
-        if kind == "word_count":
-            return bool(self.word_limits)
-        if kind == "sentence_count":
-            return bool(self.sentence_limits)
-        return True
+        """Whether this passage and subtask allow ``kind`` (forbidden words need candidates...)."""
+        return _kind(kind).available(self)
 
 
 STOP = frozenset(
@@ -631,7 +280,303 @@ STOP = frozenset(
 )
 
 
-def _limit(rng: random.Random, choices: tuple[tuple[str, int, int], ...], step: int) -> Instruction:
+# ---------------------------------------------------------------- the kinds
+
+Params = dict[str, Any]
+Drawn = dict[str, Instruction]  # the instructions already drawn, by kind
+
+
+def _no_params(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    return {}
+
+
+def _always(ctx: DrawContext) -> bool:
+    return True
+
+
+def _fixed(text: str) -> Callable[[Instruction], str]:
+    return lambda p: text
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One instruction kind, whole: the sentence the prompt states, the checker, how its
+    parameters are drawn, and whether a passage and subtask allow it at all.
+
+    ``draw(rng, ctx, drawn)`` returns the parameters (without ``kind``); ``drawn`` holds the
+    instructions drawn before it, in ``KINDS`` order. How kinds combine lives apart, because it
+    concerns pairs or the whole set: ``CONFLICTS`` and ``compose``.
+    """
+
+    name: str
+    describe: Callable[[Instruction], str] = field(repr=False)
+    check: Callable[[str, Instruction], bool] = field(repr=False)
+    draw: Callable[[random.Random, DrawContext, Drawn], Params] = field(
+        default=_no_params, repr=False
+    )
+    available: Callable[[DrawContext], bool] = field(default=_always, repr=False)
+
+
+def _check_repeat_prompt(text: str, p: Instruction) -> bool:
+    reply = _one_line(text).lstrip("*_#>\"'` ").casefold()
+    request = _one_line(p["request"]).casefold().rstrip(".!? ")
+    if not request or not reply.startswith(request):
+        return False
+    return bool(_ALNUM.search(reply[len(request) :]))  # an answer follows the repetition
+
+
+REPEAT_PROMPT = Kind(
+    "repeat_prompt",
+    describe=_fixed(
+        "First repeat the request on the first line of this message word for word without "
+        "change, then give your answer (say nothing before the repeated request, and repeat "
+        "only that line, not the passage or these instructions)."
+    ),
+    check=_check_repeat_prompt,
+    draw=lambda rng, ctx, drawn: {"request": ctx.request},
+)
+
+
+def _check_two_responses(text: str, p: Instruction) -> bool:
+    parts = re.split(r"\*{6,}", _flat(text))
+    found = []
+    for i, part in enumerate(parts):
+        if _ALNUM.search(part):
+            found.append(part)
+        elif 0 < i < len(parts) - 1:
+            return False  # two separators with nothing between them
+    return len(found) == 2 and _one_line(found[0]).casefold() != _one_line(found[1]).casefold()
+
+
+TWO_RESPONSES = Kind(
+    "two_responses",
+    describe=_fixed(
+        "Give two different responses. Separate the two responses, and only them, with "
+        "six asterisks: ******"
+    ),
+    check=_check_two_responses,
+)
+
+
+def _check_postscript(text: str, p: Instruction) -> bool:
+    marker = r"\s*\.?\s*".join(re.escape(c) for c in p["marker"].rstrip(".").split("."))
+    pattern = re.compile(r"^[ \t>*_#\"'`]*" + marker + r"(?![^\W_])\.?", re.M | re.I)
+    flat = _flat(text)
+    for m in pattern.finditer(flat):
+        if _ALNUM.search(flat[: m.start()]) and _ALNUM.search(flat[m.end() :]):
+            return True
+    return False
+
+
+POSTSCRIPT = Kind(
+    "postscript",
+    describe=lambda p: f"At the end of your response, add a postscript starting with {p['marker']}",
+    check=_check_postscript,
+    draw=lambda rng, ctx, drawn: {"marker": rng.choice(POSTSCRIPT_MARKERS)},
+)
+
+
+def _check_constrained(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    hits = 0
+    for option in p["options"]:
+        key = normalise_text(option).rstrip(".!?")
+        if _word_pattern(key).search(reply):
+            hits += 1
+    return hits == 1
+
+
+def _draw_constrained(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    question, options = rng.choice(CONSTRAINED_OPTIONS)
+    return {"question": question, "options": list(options)}
+
+
+CONSTRAINED_RESPONSE = Kind(
+    "constrained_response",
+    describe=lambda p: (
+        f"{p['question']} Give your verdict with exactly one of these options, word for "
+        f"word, somewhere in your response: {_quoted_list(p['options'], 'or')}"
+    ),
+    check=_check_constrained,
+    draw=_draw_constrained,
+)
+
+_FENCE_LANGUAGE = re.compile(r"[ \t]*json(?![^\W_])", re.I)
+
+
+def _check_json(text: str, p: Instruction) -> bool:
+    body = text.strip()
+    if len(body) >= 6 and body.startswith("```") and body.endswith("```"):
+        body = body[3:-3]
+        language = _FENCE_LANGUAGE.match(body)
+        if language:
+            body = body[language.end() :]
+    try:
+        return isinstance(json.loads(body), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+JSON_FORMAT = Kind(
+    "json_format",
+    describe=_fixed(
+        "Your entire response must be a single valid JSON object (a ```json code block "
+        "around it is allowed)."
+    ),
+    check=_check_json,
+)
+
+_SECTION = re.compile(r"^[ \t>#*_\"'`]*section[ \t]*\d+(?!\w)", re.M | re.I)
+
+MULTIPLE_SECTIONS = Kind(
+    "multiple_sections",
+    describe=lambda p: (
+        f"Your response must have exactly {p['count']} sections. Mark the beginning of each "
+        f"section with {p['marker']} X on its own line, such as: {p['marker']} 1"
+    ),
+    check=lambda text, p: len(_SECTION.findall(_flat(text))) == p["count"],
+    draw=lambda rng, ctx, drawn: {
+        "count": rng.randint(2, 5),
+        "marker": rng.choice(SECTION_MARKERS),
+    },
+)
+
+_BULLET = re.compile(r"[ \t>\"']*[*\-•+][ \t]+\S")
+_NUMBERED = re.compile(r"[ \t>\"']*\d+[.)][ \t]+\S")
+_DIVIDER = re.compile(r"[\s*\-_=]*")
+
+
+def list_item_count(text: str, style: str) -> int:
+    pattern = _BULLET if style == "bullet" else _NUMBERED
+    return sum(
+        1
+        for line in _flat(text).split("\n")
+        if not _DIVIDER.fullmatch(line) and pattern.match(line)
+    )
+
+
+def _describe_list_items(p: Instruction) -> str:
+    if p["style"] == "bullet":
+        return (
+            f"Your response must contain exactly {p['count']} bullet points, each on its own "
+            "line starting with a markdown bullet, such as: * This is a point."
+        )
+    return (
+        f"Your response must contain exactly {p['count']} numbered list items, each on its "
+        "own line starting with its number and a full stop, such as: 1. This is an item."
+    )
+
+
+LIST_ITEMS = Kind(
+    "list_items",
+    describe=_describe_list_items,
+    check=lambda text, p: list_item_count(text, p["style"]) == p["count"],
+    draw=lambda rng, ctx, drawn: {"count": rng.randint(2, 6), "style": rng.choice(LIST_STYLES)},
+)
+
+_TITLE_PATTERN = re.compile(r"<<([^<>\n]*)>>|«([^«»\n]*)»|《([^《》\n]*)》")
+
+TITLE = Kind(
+    "title",
+    describe=_fixed(
+        "Your response must contain a title wrapped in double angular brackets, such as "
+        "<<a day at sea>>."
+    ),
+    check=lambda text, p: any(
+        _ALNUM.search("".join(m.groups(""))) for m in _TITLE_PATTERN.finditer(_flat(text))
+    ),
+)
+
+
+def _words_noun(p: Instruction) -> str:
+    return "word" if len(p["words"]) == 1 else "words"
+
+
+def _check_keywords(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    return all(_word_pattern(w, r"(?:s|es|'s)?").search(reply) for w in p["words"])
+
+
+def _draw_keywords(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    pool = ctx.keyword_candidates()
+    return {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
+
+
+KEYWORDS = Kind(
+    "keywords",
+    describe=lambda p: f"Include the {_words_noun(p)} {_quoted_list(p['words'])} in your response.",
+    check=_check_keywords,
+    draw=_draw_keywords,
+    available=lambda ctx: bool(ctx.keyword_candidates()),
+)
+
+
+def _check_forbidden(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    return not any(_word_pattern(w).search(reply) for w in p["words"])
+
+
+def _draw_forbidden(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    pool = ctx.forbidden_candidates()
+    return {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
+
+
+FORBIDDEN_WORDS = Kind(
+    "forbidden_words",
+    describe=lambda p: (
+        f"Do not use the {_words_noun(p)} {_quoted_list(p['words'])} anywhere in your response."
+    ),
+    check=_check_forbidden,
+    draw=_draw_forbidden,
+    available=lambda ctx: bool(ctx.forbidden_candidates()),
+)
+
+PARAGRAPH_COUNT = Kind(
+    "paragraph_count",
+    describe=lambda p: (
+        f"Your response must have exactly {p['count']} paragraphs, separated from each "
+        "other by a blank line."
+    ),
+    check=lambda text, p: len(paragraphs(text)) == p["count"],
+    draw=lambda rng, ctx, drawn: {"count": rng.randint(2, 5)},
+)
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _check_first_word(text: str, p: Instruction) -> bool:
+    found = paragraphs(text)
+    if len(found) < p["n"]:
+        return False
+    first = _WORD.search(found[p["n"] - 1])
+    return bool(first) and first.group().casefold() == p["word"].casefold()
+
+
+def _draw_first_word(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    most = drawn["paragraph_count"]["count"] if "paragraph_count" in drawn else 3
+    return {"n": rng.randint(1, most), "word": rng.choice(FIRST_WORDS)}
+
+
+PARAGRAPH_FIRST_WORD = Kind(
+    "paragraph_first_word",
+    describe=lambda p: (
+        f"Separate paragraphs with a blank line; the {_ORDINALS[p['n'] - 1]} paragraph must "
+        f"start with the word '{p['word']}'."
+    ),
+    check=_check_first_word,
+    draw=_draw_first_word,
+)
+
+
+def _within(low: int, high: int, p: Instruction) -> bool:
+    """A count limit, read leniently: the most plausible count for "at least", the fewest for
+    "at most"."""
+    if p["relation"] not in RELATIONS:
+        raise ValueError(f"unknown relation {p['relation']!r}")
+    return high >= p["n"] if p["relation"] == "at least" else low <= p["n"]
+
+
+def _limit(rng: random.Random, choices: tuple[tuple[str, int, int], ...], step: int) -> Params:
     relation, low, high = rng.choice(choices)
     n = rng.randint(low, high)
     if step > 1:
@@ -639,44 +584,175 @@ def _limit(rng: random.Random, choices: tuple[tuple[str, int, int], ...], step: 
     return {"relation": relation, "n": n}
 
 
-def draw_params(
-    kind: str, rng: random.Random, ctx: DrawContext, drawn: dict[str, Instruction]
-) -> Instruction:
+SENTENCE_COUNT = Kind(
+    "sentence_count",
+    describe=lambda p: f"Your response must contain {p['relation']} {p['n']} sentences.",
+    check=lambda text, p: _within(*sentence_counts(text), p),
+    draw=lambda rng, ctx, drawn: _limit(rng, ctx.sentence_limits, 1),
+    available=lambda ctx: bool(ctx.sentence_limits),
+)
+WORD_COUNT = Kind(
+    "word_count",
+    describe=lambda p: f"Your response must contain {p['relation']} {p['n']} words.",
+    check=lambda text, p: _within(*word_counts(text), p),
+    draw=lambda rng, ctx, drawn: _limit(rng, ctx.word_limits, 5),
+    available=lambda ctx: bool(ctx.word_limits),
+)
+
+
+def _check_end_phrase(text: str, p: Instruction) -> bool:
+    reply = _one_line(text).rstrip(" \"'*_`»").casefold()
+    phrase = _one_line(p["phrase"]).casefold()
+    for tail, end in ((reply, phrase), (reply.rstrip(".!?"), phrase.rstrip(".!?"))):
+        if end and tail.endswith(end):
+            before = tail[: len(tail) - len(end)]
+            return not before or not _ALNUM.match(before[-1])
+    return False
+
+
+END_PHRASE = Kind(
+    "end_phrase",
+    describe=lambda p: (
+        f"Finish your response with this exact phrase: '{p['phrase']}' No other words "
+        "should follow it."
+    ),
+    check=_check_end_phrase,
+    draw=lambda rng, ctx, drawn: {"phrase": rng.choice(END_PHRASES)},
+)
+
+
+def _check_quotation(text: str, p: Instruction) -> bool:
+    reply = _flat(text).strip()
+    pairs = {('"', '"'), ("«", "»")}
+    return len(reply) >= 2 and (reply[0], reply[-1]) in pairs and bool(_ALNUM.search(reply))
+
+
+QUOTATION = Kind(
+    "quotation",
+    describe=_fixed("Wrap your entire response in double quotation marks."),
+    check=_check_quotation,
+)
+LOWERCASE = Kind(
+    "lowercase",
+    describe=_fixed(
+        "Write your entire response in lowercase letters; no capital letters are allowed."
+    ),
+    check=lambda text, p: text == text.lower() and any(ch.isalpha() for ch in text),
+)
+NO_COMMA = Kind(
+    "no_comma",
+    describe=_fixed("Do not use any commas in your response."),
+    check=lambda text, p: "," not in _flat(text),
+)
+
+# Every kind, in the order parameters are drawn (paragraph_count before paragraph_first_word).
+ALL_KINDS: tuple[Kind, ...] = (
+    REPEAT_PROMPT,
+    TWO_RESPONSES,
+    POSTSCRIPT,
+    CONSTRAINED_RESPONSE,
+    JSON_FORMAT,
+    MULTIPLE_SECTIONS,
+    LIST_ITEMS,
+    TITLE,
+    KEYWORDS,
+    FORBIDDEN_WORDS,
+    PARAGRAPH_COUNT,
+    PARAGRAPH_FIRST_WORD,
+    SENTENCE_COUNT,
+    WORD_COUNT,
+    END_PHRASE,
+    QUOTATION,
+    LOWERCASE,
+    NO_COMMA,
+)
+KIND_BY_NAME: dict[str, Kind] = {k.name: k for k in ALL_KINDS}
+KINDS: tuple[str, ...] = tuple(KIND_BY_NAME)
+
+
+def _kind(name: object) -> Kind:
+    found = KIND_BY_NAME.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"unknown instruction kind {name!r}")
+    return found
+
+
+def check(instruction: Instruction, text: str) -> bool:
+    """Whether ``text`` follows ``instruction``; False for empty text or a malformed instruction."""
+    if not isinstance(text, str) or not _ALNUM.search(text):
+        return False
+    kind = instruction.get("kind") if isinstance(instruction, dict) else None
+    found = KIND_BY_NAME.get(kind) if isinstance(kind, str) else None
+    if found is None:
+        return False
+    try:
+        return bool(found.check(text, instruction))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, re.error):
+        return False
+
+
+def describe(p: Instruction) -> str:
+    """The instruction as one line of the prompt."""
+    return _kind(p["kind"]).describe(p)
+
+
+def draw_params(kind: str, rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Instruction:
     """Parameters of one instruction; ``drawn`` holds those already drawn (in ``KINDS`` order)."""
-    params: dict[str, Any]
-    if kind == "repeat_prompt":
-        params = {"request": ctx.request}
-    elif kind == "postscript":
-        params = {"marker": rng.choice(POSTSCRIPT_MARKERS)}
-    elif kind == "constrained_response":
-        question, options = rng.choice(CONSTRAINED_OPTIONS)
-        params = {"question": question, "options": list(options)}
-    elif kind == "multiple_sections":
-        params = {"count": rng.randint(2, 5), "marker": rng.choice(SECTION_MARKERS)}
-    elif kind == "list_items":
-        params = {"count": rng.randint(2, 6), "style": rng.choice(LIST_STYLES)}
-    elif kind == "keywords":
-        pool = ctx.keyword_candidates()
-        params = {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
-    elif kind == "forbidden_words":
-        pool = ctx.forbidden_candidates()
-        params = {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
-    elif kind == "paragraph_count":
-        params = {"count": rng.randint(2, 5)}
-    elif kind == "paragraph_first_word":
-        most = drawn["paragraph_count"]["count"] if "paragraph_count" in drawn else 3
-        params = {"n": rng.randint(1, most), "word": rng.choice(FIRST_WORDS)}
-    elif kind == "sentence_count":
-        params = _limit(rng, ctx.sentence_limits, 1)
-    elif kind == "word_count":
-        params = _limit(rng, ctx.word_limits, 5)
-    elif kind == "end_phrase":
-        params = {"phrase": rng.choice(END_PHRASES)}
-    elif kind in ("two_responses", "json_format", "title", "quotation", "lowercase", "no_comma"):
-        params = {}
-    else:
-        raise ValueError(f"unknown instruction kind {kind!r}")
-    return {"kind": kind, **params}
+    return {"kind": kind, **_kind(kind).draw(rng, ctx, drawn)}
+
+
+# ---------------------------------------------------------------- pairs never drawn together
+
+# Kinds whose meaning depends on what counts as a paragraph, and the kinds that add blocks whose
+# status as a paragraph a writer could read either way (a title line, a P.S., a list).
+_PARAGRAPH_KINDS = ("paragraph_count", "paragraph_first_word")
+_PARAGRAPH_BLURRERS = (
+    "repeat_prompt",
+    "two_responses",
+    "postscript",
+    "json_format",
+    "multiple_sections",
+    "list_items",
+    "title",
+)
+_CONFLICT_LIST: tuple[tuple[str, str], ...] = (
+    *((p, b) for p in _PARAGRAPH_KINDS for b in _PARAGRAPH_BLURRERS),
+    # The repeated request is not part of "the answer": counts and framing around it are unclear.
+    ("repeat_prompt", "two_responses"),
+    ("repeat_prompt", "sentence_count"),
+    ("repeat_prompt", "word_count"),
+    ("repeat_prompt", "quotation"),
+    ("repeat_prompt", "lowercase"),
+    # Two responses: per response or in total? Whole-reply framing is undefined.
+    ("two_responses", "postscript"),
+    ("two_responses", "constrained_response"),
+    ("two_responses", "multiple_sections"),
+    ("two_responses", "list_items"),
+    ("two_responses", "sentence_count"),
+    ("two_responses", "word_count"),
+    ("two_responses", "end_phrase"),
+    ("two_responses", "quotation"),
+    # JSON: the whole reply is one object, so no text structure or counts of prose.
+    *(
+        ("json_format", k)
+        for k in KINDS
+        if k
+        not in ("json_format", "keywords", "forbidden_words", "constrained_response", "lowercase")
+    ),
+    # Both want the last word.
+    ("postscript", "end_phrase"),
+    # Fixed capitalised text ("P.S.", "SECTION 1", "My answer is yes.", an end phrase).
+    ("lowercase", "postscript"),
+    ("lowercase", "multiple_sections"),
+    ("lowercase", "constrained_response"),
+    ("lowercase", "end_phrase"),
+)
+CONFLICTS: frozenset[frozenset[str]] = frozenset(frozenset(p) for p in _CONFLICT_LIST)
+
+
+def compatible(kind: str, chosen: Iterable[str]) -> bool:
+    """Whether ``kind`` may join the already chosen kinds (each kind at most once)."""
+    return all(kind != c and frozenset((kind, c)) not in CONFLICTS for c in chosen)
 
 
 # ---------------------------------------------------------------- composing a response

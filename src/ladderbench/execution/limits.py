@@ -1,0 +1,167 @@
+"""A time limit for slow graders that kills runaway work instead of abandoning it.
+
+Python cannot stop a thread, and a signal timer fires only on the main thread, while the runner
+grades in worker threads. So the timed call runs in a child process, and the child is killed when
+the time is up. Forking a process per call would cost milliseconds on every grade; a release
+makes hundreds of them, so children are kept warm and reused: each serves one call at a time over
+a pipe, a killed one is simply replaced on the next call, and a few idle ones are kept for the
+next callers (one per concurrent caller while calls overlap).
+
+Children are forked where the platform allows it (they start with the parent's imports, sympy
+included, in milliseconds), else spawned. A child runs only the function it is sent; it ignores
+Ctrl-C (the parent's to handle) and exits when its parent is gone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+MAX_IDLE_WORKERS = 4
+_PARENT_CHECK_S = 1.0  # how often an idle child looks for its parent
+
+
+class TimeLimitExceeded(TimeoutError):
+    """The call ran past its time limit; the process running it was killed."""
+
+
+class WorkerDied(RuntimeError):
+    """The process running the call ended without an answer (killed, out of memory, crashed)."""
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in the child, attached as the exception's cause."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]) if self.args else ""
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A child's loop: receive (fn, args), send back (True, result) or (False, exception, tb)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        if not conn.poll(_PARENT_CHECK_S):
+            if os.getppid() != parent:
+                return
+            continue
+        try:
+            fn, args = conn.recv()
+            reply: tuple[Any, ...] = (True, fn(*args))
+        except EOFError:
+            return
+        except Exception as exc:
+            reply = (False, exc, traceback.format_exc())
+        try:
+            conn.send(reply)
+        except Exception as exc:  # a result or exception that cannot be pickled
+            kind = "result" if reply[0] else f"exception {type(reply[1]).__name__}"
+            conn.send((False, TypeError(f"the {kind} cannot be sent back: {exc}"), ""))
+
+
+def _context() -> Any:
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if fork else "spawn")
+
+
+class _Worker:
+    """One child process and the parent's end of its pipe."""
+
+    def __init__(self) -> None:
+        context = _context()
+        self.conn, child_end = context.Pipe()
+        self.process = context.Process(
+            target=_serve, args=(child_end, os.getpid()), name="ladderbench-limit", daemon=True
+        )
+        self.process.start()
+        child_end.close()
+
+    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
+        """The child's reply to fn(*args): (True, result) or (False, exception, traceback text).
+
+        Kills the child and raises when it does not answer in time or dies first.
+        """
+        self.conn.send((fn, args))
+        if not self.conn.poll(seconds):
+            self.kill()
+            raise TimeLimitExceeded(f"{_name(fn)} ran past its limit of {seconds:g} s")
+        try:
+            return self.conn.recv()
+        except EOFError:
+            self.kill()
+            raise WorkerDied(
+                f"{_name(fn)}: the worker process ended (exit code {self.process.exitcode})"
+            ) from None
+
+    def alive(self) -> bool:
+        return self.process.is_alive()
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__qualname__", None) or repr(fn)
+
+
+_idle: list[_Worker] = []
+_idle_lock = threading.Lock()
+
+
+def _take() -> _Worker:
+    with _idle_lock:
+        while _idle:
+            worker = _idle.pop()
+            if worker.alive():
+                return worker
+            worker.kill()
+    return _Worker()
+
+
+def _put_back(worker: _Worker) -> None:
+    with _idle_lock:
+        if len(_idle) < MAX_IDLE_WORKERS:
+            _idle.append(worker)
+            return
+    worker.kill()
+
+
+def call_with_time_limit(fn: Callable[..., T], *args: Any, seconds: float) -> T:
+    """``fn(*args)`` run in a child process; TimeLimitExceeded when it takes over ``seconds``.
+
+    ``fn`` must be a module-level function and its arguments and result picklable. Exceptions
+    raised by ``fn`` are raised here (the child's traceback as their cause). The limit is wall
+    time, counted from when the call reaches the child; a child that runs out of time is killed,
+    so nothing keeps running (or holding the GIL) after the caller has moved on.
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    worker = _take()
+    try:
+        reply = worker.call(fn, args, seconds)
+    except BaseException:
+        worker.kill()  # timed out, died, not sent, or interrupted while waiting: start afresh
+        raise
+    _put_back(worker)
+    if reply[0]:
+        return reply[1]
+    _, exc, remote = reply
+    raise exc from (RemoteTraceback(remote) if remote else None)
+
+
+def shutdown() -> None:
+    """Stop the idle children now (they also stop when this process exits)."""
+    with _idle_lock:
+        workers, _idle[:] = list(_idle), []
+    for worker in workers:
+        worker.kill()

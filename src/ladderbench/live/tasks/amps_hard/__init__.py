@@ -1,0 +1,103 @@
+"""AMPS-hard: symbolic mathematics drawn from distributions harder than textbook exercises.
+
+Ten subtasks: an antiderivative (integrands that need substitution, integration by parts,
+partial fractions or a log/arctan split), a derivative (products, quotients and compositions
+that need the chain and product rules together), factoring a polynomial (integer roots with
+non-unit leading coefficients, repeated roots and an irreducible quadratic factor), completing
+the square (fractional vertices), the determinant of a 3x3 or 4x4 mixed-sign matrix, a
+characteristic polynomial, the gcd of three signed integers, and exact sample statistics
+(geometric mean, standard deviation, variance) whose answers are fractions and radicals.
+
+Why it is hard: every answer must be exact, and one slip in a sign, a chain-rule factor or a
+cofactor gives a wrong expression; nothing can be guessed from answer choices.
+
+Scoring (1 or 0, no judge): the answer is read with ``extract_answer``, converted from LaTeX or
+plain notation into a SymPy expression by a small whitelist converter (unknown commands or names
+score 0), and compared by symbolic equivalence under a time limit, in a worker process that is
+killed when the time is up: an antiderivative must differentiate to the integrand, a derivative
+must agree with the true one, a factorisation must multiply out to the polynomial and consist of
+irreducible factors, a completed square must have the form a(x - h)^2 + k, a characteristic
+polynomial may use either sign convention, and numbers must equal the exact value. A parse
+failure or a timeout scores 0.
+
+Each subtask is one :class:`Subtask` object (instruction, generator, checker) in the module of
+its group: ``calculus``, ``polynomials``, ``matrices``, ``arithmetic``; the converter is
+``parse`` and the equivalence checks ``equivalence``.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+from ladderbench.execution.limits import call_with_time_limit
+from ladderbench.grading.extract import extract_answer
+from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.registry import register
+from ladderbench.live.tasks.amps_hard import arithmetic, calculus, matrices, polynomials
+from ladderbench.live.tasks.amps_hard.parse import X, to_sympy
+from ladderbench.live.tasks.amps_hard.subtask import AmpsHardConfig, Record, Subtask
+
+__all__ = ["CONFIG", "SUBTASKS", "AmpsHard", "AmpsHardConfig", "X", "check_answer", "to_sympy"]
+
+# In the order questions draw them from.
+ALL: tuple[Subtask, ...] = (
+    *calculus.SUBTASKS,
+    *polynomials.SUBTASKS,
+    *matrices.SUBTASKS,
+    *arithmetic.SUBTASKS,
+)
+BY_NAME: dict[str, Subtask] = {s.name: s for s in ALL}
+SUBTASKS: tuple[str, ...] = tuple(BY_NAME)
+
+CONFIG = AmpsHardConfig()
+
+PROMPT_TEMPLATE = """\
+{instruction}
+
+{problem}
+
+Give an exact answer (fractions and radicals, not decimals) as one mathematical expression, \
+written in LaTeX or in plain notation such as 3*x^2*sin(x) or (1/4)*sqrt(2); use x as the \
+variable where there is one.
+Put your final answer inside <solution></solution> tags."""
+
+
+def check_answer(record: Record, answer: str) -> bool:
+    """Whether an extracted answer is right for this record (may raise; no time limit)."""
+    subtask = BY_NAME.get(record.get("subtask", ""))
+    if subtask is None:
+        return False
+    with warnings.catch_warnings():  # sympy deprecation noise from odd input
+        warnings.simplefilter("ignore")
+        return subtask.check(record, answer)
+
+
+@register
+class AmpsHard(Task):
+    name = "amps_hard"
+    category = "math"
+
+    def __init__(self, config: AmpsHardConfig = CONFIG) -> None:
+        self.config = config
+
+    def generate(self, rng: random.Random, sources: Sources) -> Question:
+        subtask = rng.choice(ALL)
+        drawn = subtask.draw(rng, self.config)
+        prompt = PROMPT_TEMPLATE.format(instruction=subtask.instruction, problem=drawn.problem)
+        return Question(
+            prompt=prompt, ground_truth=drawn.truth, subtask=subtask.name, fields=drawn.fields
+        )
+
+    def score(self, record: dict[str, Any], response: str) -> float:
+        try:
+            answer = extract_answer(response)
+            if not answer:
+                return 0.0
+            ok = call_with_time_limit(
+                check_answer, record, answer, seconds=self.config.time_limit_s
+            )
+            return 1.0 if ok else 0.0
+        except Exception:  # a parse failure, a wrong shape, or the time limit
+            return 0.0
