@@ -7,7 +7,6 @@ from typing import Any
 
 from ladderbench.analysis.live import live_summary
 from ladderbench.errors import UserError
-from ladderbench.grading.extract import extract_answer
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.live.registry import get_task
 from ladderbench.live.release import Store, check_date
@@ -58,14 +57,13 @@ class LiveSuite:
                 reference=get_task(record["task"]).reference(record),
                 category=record["category"],
                 task=record["task"],
+                record=record,
             )
             for qid, record in self.records.items()
         ]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        record = self.records[item.id]
-        score = get_task(record["task"]).score(record, response)
-        return Verdict(extracted=extract_answer(response), score=score, passed=score >= 1.0)
+        return get_task(item.task or "").score(item.record, response)
 
     def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
         return live_summary(rows, samples)

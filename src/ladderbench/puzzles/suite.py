@@ -94,12 +94,19 @@ def generate(
     return Instance(family, tier, seed, puzzle, secret=key is not None)
 
 
-def grade_puzzle(family: str, expected: str, response: str) -> Verdict:
-    """Exact match of the normalised final answer; ``extracted`` is the canonical reading."""
+def score_puzzle(item: Item, response: str) -> Verdict:
+    """Exact match of the normalised final answer with ``item.expected``, read the way
+    ``item.family`` reads answers; ``extracted`` is the canonical reading."""
     raw = extract_answer(response)
-    reading = registry.get_family(family).normalise(raw) if raw is not None else None
-    passed = reading is not None and reading == expected
-    return Verdict(extracted=reading, score=1.0 if passed else 0.0, passed=passed)
+    reading = registry.get_family(item.family or "").normalise(raw) if raw is not None else None
+    passed = reading is not None and reading == item.expected
+    read = reading if reading is not None else "no answer"
+    return Verdict(
+        extracted=reading,
+        score=1.0 if passed else 0.0,
+        passed=passed,
+        explanation=f"read {read}; expected {item.expected}",
+    )
 
 
 class PuzzleSuite:
@@ -145,7 +152,7 @@ class PuzzleSuite:
         ]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        return grade_puzzle(item.family or "", item.expected, response)
+        return score_puzzle(item, response)
 
     def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
         return summarise(rows, rung="tier", group="family", samples=samples)

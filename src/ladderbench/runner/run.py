@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
+from ladderbench.grading.scorer import GraderCrash, guarded
 from ladderbench.items import Completion, Item, ResultRow, Verdict
 from ladderbench.models.base import ModelAdapter, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
@@ -88,10 +89,15 @@ class _Attempts:
             await asyncio.shield(self.checked)
         verdict = None
         if completion.error is None:
-            if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
-                verdict = await asyncio.to_thread(self.suite.grade, item, completion.text)
-            else:
-                verdict = self.suite.grade(item, completion.text)
+            try:
+                if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
+                    verdict = await asyncio.to_thread(
+                        guarded, self.suite.grade, item, completion.text
+                    )
+                else:
+                    verdict = guarded(self.suite.grade, item, completion.text)
+            except GraderCrash as crash:  # a harness bug: an error row, never a wrong answer
+                completion = completion.model_copy(update={"error": str(crash)})
         row = self._row(item, sample, completion, verdict)
         self.writer.append(row)
         self.rows.append(row)

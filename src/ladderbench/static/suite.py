@@ -7,7 +7,7 @@ from typing import Any
 
 from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
-from ladderbench.grading.choice import grade_choice
+from ladderbench.grading.choice import score_choice
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.static.loader import LETTERS, Question, default_data_dir, load_questions
 from ladderbench.suites import register_suite
@@ -85,7 +85,7 @@ class StaticSuite:
         return [question_item(q) for q in self.questions]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        return grade_choice(response, item.choices, item.expected)
+        return score_choice(item, response)
 
     def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
         return summarise(

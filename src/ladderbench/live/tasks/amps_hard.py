@@ -44,6 +44,8 @@ from sympy.parsing.sympy_parser import (
 )
 
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -1165,16 +1167,16 @@ class AmpsHard(Task):
     def generate(self, rng: random.Random, sources: Sources) -> Question:
         return _generate(rng, self.config)
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        answer = extract_answer(response)
         try:
-            answer = extract_answer(response)
             if not answer:
-                return 0.0
+                return verdict(answer, 0.0)
             with warnings.catch_warnings():  # sympy deprecation noise from odd input
                 warnings.simplefilter("ignore")
                 ok = call_with_time_limit(
                     lambda: check_answer(record, answer), self.config.time_limit_s
                 )
-            return 1.0 if ok else 0.0
+            return verdict(answer, 1.0 if ok else 0.0)
         except (Exception, _TimeUp):
-            return 0.0
+            return verdict(answer, 0.0)
