@@ -120,10 +120,6 @@ def run(
     from ladderbench.runner.run import RunConfig, run_suite
     from ladderbench.suites import make_suite
 
-    if unsafe_allow_code:
-        from ladderbench.live.sandbox import set_unsafe_allowed
-
-        set_unsafe_allowed(True)
     target = make_suite(
         suite,
         data_dir=data,
@@ -137,6 +133,7 @@ def run(
         release=release,
         tasks=_names(tasks),
         categories=_names(categories),
+        unsafe_allow_code=unsafe_allow_code,
     )
     adapter = make_adapter(
         model,

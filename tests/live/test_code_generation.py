@@ -32,7 +32,7 @@ from task_checks import (
     shared_prompts,
 )
 
-from ladderbench.live import sandbox
+from ladderbench.execution import sandbox
 from ladderbench.live.base import Question
 from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
@@ -49,9 +49,8 @@ TASK = CodeGeneration()
 def run_trusted_code_without_namespaces():
     """These tests run only trusted code (and arbitrary text): where the machine cannot make
     namespaces they still run, without them (test_sandbox covers the refusal)."""
-    sandbox.set_unsafe_allowed(not sandbox.isolation().namespaces)
-    yield
-    sandbox.set_unsafe_allowed(False)
+    with sandbox.unsafe_allowed(not sandbox.isolation().namespaces):
+        yield
 
 
 @cache

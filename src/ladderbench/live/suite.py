@@ -7,6 +7,7 @@ from typing import Any
 
 from ladderbench.analysis.live import live_summary
 from ladderbench.errors import UserError
+from ladderbench.execution.sandbox import unsafe_allowed
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.live.registry import get_task
 from ladderbench.live.release import Store, check_date
@@ -24,8 +25,10 @@ class LiveSuite:
         names: list[str] | None = None,
         categories: list[str] | None = None,
         limit: int | None = None,
+        unsafe_allow_code: bool = False,
     ) -> None:
         store = Store.load(root)
+        self.unsafe_allow_code = unsafe_allow_code
         self.root = root
         self.release = check_date(release) if release else store.latest
         records = store.active(self.release)
@@ -63,7 +66,8 @@ class LiveSuite:
         ]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        return get_task(item.task or "").score(item.record, response)
+        with unsafe_allowed(self.unsafe_allow_code):  # this grade's thread only
+            return get_task(item.task or "").score(item.record, response)
 
     def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
         return live_summary(rows, samples)
@@ -79,8 +83,9 @@ def live_suite(
     tasks: list[str] | None = None,
     categories: list[str] | None = None,
     limit: int | None = None,
+    unsafe_allow_code: bool = False,
     **_: Any,
 ) -> LiveSuite:
     if live_dir is None:
         raise UserError("--suite live needs --live-dir DIR (made by 'ladderbench live build')")
-    return LiveSuite(live_dir, release, tasks, categories, limit)
+    return LiveSuite(live_dir, release, tasks, categories, limit, unsafe_allow_code)

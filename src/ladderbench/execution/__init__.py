@@ -1,0 +1,1 @@
+"""The execution layer: model-written code and slow graders in killable processes with limits."""

@@ -1,0 +1,661 @@
+"""Run model-written Python functions against hidden tests, contained.
+
+The coding tasks must execute code that a model wrote. This module is the only place that does.
+
+Design (one answer = one run):
+
+1. **What crosses the boundary.** The untrusted process receives the code and the test *inputs*
+   only; it sends back the value the function returned for each input. The trusted parent compares
+   them with the expected outputs, which never enter the sandbox. So the untrusted code cannot
+   forge a pass: printing a fake verdict, overwriting the harness or writing into the result file
+   can only misreport its own return values, and reporting the right ones is solving the problem.
+   The result line carries a random per-run nonce ("RESULT <nonce> <values>") only to tell it
+   from anything else that lands in the file; soundness does not rest on the nonce being secret.
+
+2. **Processes.** ``[unshare --net --pid --fork --kill-child --] [setpriv --no-new-privs --]
+   python -I -S -B harness.py JOB RESULT`` runs in a new session (its own process group) with a
+   fresh empty directory as cwd, stdin and stdout/stderr on /dev/null and a minimal environment
+   (no inherited secrets such as OPENAI_API_KEY). The harness is a *supervisor*: it reads the job,
+   pre-imports the allowed standard-library modules the code names, and forks one *worker* that
+   sets the resource limits, drops privileges, installs an audit hook, and only then compiles and
+   runs the model's code on each input (its prints go to a buffer).
+
+   In the namespaces the supervisor is PID 1: when it exits, or is killed (``--kill-child`` sends
+   it SIGKILL when ``unshare`` dies), the kernel kills every process left in the namespace, so
+   nothing the code forks, daemonises or ``setsid()``-s survives the run. The parent waits for the
+   run without reaping it, kills the whole process group (``os.killpg``, SIGKILL) on the
+   wall-clock timeout and also after every run, then reaps, reads the result file (capped) and
+   removes the temporary directory. Should the parent die first, the supervisor's own alarm (the
+   wall-clock limit plus 2 s) kills the worker, and the namespace ends with the supervisor.
+
+3. **Limits** (set by the worker with ``setrlimit``, soft = hard, so the code cannot raise them):
+   RLIMIT_CPU (CPU seconds; SIGXCPU then SIGKILL), RLIMIT_AS (address space, 512 MiB:
+   allocations beyond it raise MemoryError), RLIMIT_FSIZE (1 MiB per file; Python ignores
+   SIGXFSZ so writes fail with EFBIG), RLIMIT_NPROC (16 processes of the sandbox user),
+   RLIMIT_NOFILE (32), RLIMIT_CORE (0); plus the parent's wall-clock timeout.
+
+4. **As root** (here and in CI) RLIMIT_NPROC would be ignored and every file readable, so the
+   worker drops to the ``nobody`` user (``setgroups([])``, ``setgid``, ``setuid``; it checks that
+   it cannot regain root) after setting the limits; the work directory is handed to that user, and
+   ``setpriv --no-new-privs`` stops it from gaining privileges through set-uid programs. The
+   supervisor stays root, so the worker can neither signal nor trace it. **As a normal user**
+   there is no other user to switch to: ``unshare --user`` makes the namespaces without
+   privileges, and the worker keeps the caller's uid, so only the audit hook (below) guards that
+   user's files.
+
+5. **No network.** The run gets its own network namespace (only a loopback device, down), made by
+   util-linux ``unshare``: ``--net --pid`` as root, ``--user --net --pid`` otherwise. Whether it
+   works is checked once per process (a probe must see PID 1 and a network namespace other than
+   ours) and cached. Where it does not work, running untrusted code raises a one-line
+   ``UserError`` unless the caller passes ``allow_unsafe=True`` or runs inside
+   ``unsafe_allowed(True)`` (the live suite does, when its config says ``--unsafe-allow-code``);
+   then the run has the limits, the user switch and the hook, but no namespaces.
+
+6. **Audit hook** (defence in depth, installed before the model's code is compiled; its
+   constants are compiled into it and the builtins it calls are bound when it is made, so
+   patching modules or ``builtins`` does not loosen it): ``open`` only of plain ``str``/``bytes``
+   paths inside the work directory (at most 32 opens for writing); every ``os.*`` event
+   (``system``, ``exec*``, ``fork``, ``posix_spawn``, ``kill``, ``killpg``, ``chdir``...),
+   ``socket.*``, ``subprocess.*``, ``ctypes.*``, ``_thread.*``, ``signal.*``, ``resource.*``,
+   ``gc.*``, ``marshal.*``, ``code.__new__``, ``sys.settrace``/``setprofile``/``addaudithook`` and
+   *every* import are refused. Imports are not needed: the supervisor pre-imports, before the
+   fork, the modules of ``ALLOWED_MODULES`` that the code names (so a user that cannot read the
+   standard library, such as ``nobody`` when Python lives under /root, still has them); anything
+   else raises ModuleNotFoundError, in every environment alike. Paths are normalised lexically
+   (relative ones against the work directory); no symlink can be made to lead elsewhere, since
+   ``os.symlink`` is refused.
+
+What the hook cannot stop, the operating system does: a crafted interpreter crash could in
+principle bypass the hook, but then the code is still ``nobody`` (as root) in namespaces without
+network, limited by rlimits and killed with its namespace. World-writable places such as /tmp are
+writable by ``nobody``; only the hook keeps the code out of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import marshal
+import math
+import os
+import pwd
+import re
+import secrets
+import select
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ladderbench.errors import UserError
+
+__all__ = [
+    "ALLOWED_MODULES",
+    "Isolation",
+    "Limits",
+    "Outcome",
+    "RunResult",
+    "TestReport",
+    "isolation",
+    "outputs_match",
+    "run_function",
+    "run_tests",
+    "unsafe_allowed",
+]
+
+# Standard-library modules the code may import (pre-imported by the supervisor when named).
+ALLOWED_MODULES: tuple[str, ...] = (
+    "abc",
+    "array",
+    "bisect",
+    "calendar",
+    "cmath",
+    "collections",
+    "collections.abc",
+    "contextlib",
+    "copy",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "graphlib",
+    "heapq",
+    "itertools",
+    "json",
+    "keyword",
+    "math",
+    "numbers",
+    "operator",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "textwrap",
+    "time",
+    "types",
+    "typing",
+    "unicodedata",
+)
+# Modules that an allowed module imports lazily, at call time (Counter.most_common -> heapq).
+_LAZY_IMPORTS: dict[str, tuple[str, ...]] = {
+    "collections": ("heapq",),
+    "functools": ("types", "weakref"),
+    "statistics": ("heapq",),
+}
+_IMPORT = re.compile(r"\b(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([^\n;#]+))")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run."""
+
+    cpu_seconds: int = 2
+    wall_seconds: float = 6.0
+    memory_bytes: int = 512 * 2**20
+    file_bytes: int = 2**20
+    processes: int = 16
+    open_files: int = 32
+    result_bytes: int = 2 * 2**20  # the most the parent reads back
+
+    def __post_init__(self) -> None:
+        if self.cpu_seconds < 1 or self.wall_seconds <= 0:
+            raise ValueError("sandbox limits: cpu_seconds must be >= 1 and wall_seconds > 0")
+        if min(self.memory_bytes, self.file_bytes, self.processes, self.open_files) < 1:
+            raise ValueError("sandbox limits must be positive")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one call returned: its value (ok) or the name and message of what it raised."""
+
+    ok: bool
+    value: Any = None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One run.
+
+    status: "completed" (every input was tried; see outcomes), "syntax_error",
+    "missing_function", "load_error" (the module body raised), "timeout" (wall clock),
+    "cpu_limit", "crashed" (the worker died without a result).
+    """
+
+    status: str
+    outcomes: tuple[Outcome, ...] = ()
+    detail: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TestReport:
+    """Hidden tests run against one answer."""
+
+    passed: bool
+    passed_count: int
+    total: int
+    run: RunResult
+    failures: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How runs are isolated on this machine (found once per process)."""
+
+    prefix: tuple[str, ...]  # the command put before the interpreter
+    namespaces: bool  # own network and PID namespace
+    drop_to: tuple[int, int] | None  # (uid, gid) the worker switches to, when running as root
+    note: str  # why there are no namespaces, or how they are made
+
+
+# ---------------------------------------------------------------- the harness (runs in the child)
+
+# The child side lives in harness.py (stdlib only: it runs with ``python -I -S -B``); each run gets
+# its own copy, readable by the supervisor only.
+HARNESS = (Path(__file__).parent / "harness.py").read_text(encoding="utf-8")
+
+# Event-name prefixes the worker's audit hook refuses.
+DENIED_EVENTS: tuple[str, ...] = (
+    "os.",
+    "posix.",
+    "socket.",
+    "subprocess.",
+    "ctypes.",
+    "_ctypes",
+    "_thread.",
+    "signal.",
+    "resource.",
+    "gc.",
+    "marshal.",
+    "code.__new__",
+    "import",
+    "mmap.",
+    "pty.",
+    "fcntl.",
+    "shutil.",
+    "tempfile.",
+    "glob.",
+    "sys.settrace",
+    "sys.setprofile",
+    "sys.addaudithook",
+    "sys._current_frames",
+    "sys._current_exceptions",
+    "sys.unraisablehook",
+    "sys.excepthook",
+    "urllib.",
+    "http.",
+    "ftplib.",
+    "smtplib.",
+    "poplib.",
+    "imaplib.",
+    "nntplib.",
+    "telnetlib.",
+    "socketserver.",
+    "webbrowser.",
+    "sqlite3.",
+    "syslog.",
+    "winreg.",
+    "msvcrt.",
+    "ensurepip.",
+    "pdb.",
+)
+
+# ---------------------------------------------------------------- isolation, found once
+
+_UNSAFE_ALLOWED: ContextVar[bool] = ContextVar("ladderbench_unsafe_allowed", default=False)
+_ISOLATION: Isolation | None = None
+RUN_ROOT: str | None = None  # where run directories are made (None: the system's temp folder)
+_LOCK = threading.Lock()
+_SEARCH_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+_PROBE = "import os; print(os.getpid(), os.readlink('/proc/self/ns/net'))"
+
+
+@contextlib.contextmanager
+def unsafe_allowed(flag: bool) -> Iterator[None]:
+    """Within this block (this thread or task only), runs go ahead without namespaces where the
+    machine cannot make them: how a suite configured with ``--unsafe-allow-code`` grades."""
+    token = _UNSAFE_ALLOWED.set(bool(flag))
+    try:
+        yield
+    finally:
+        _UNSAFE_ALLOWED.reset(token)
+
+
+def _sandbox_user() -> tuple[int, int]:
+    try:
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except KeyError:
+        return 65534, 65534
+
+
+def _probe(prefix: list[str]) -> str | None:
+    """None when prefix gives a new PID and network namespace, else why not."""
+    try:
+        ours = os.readlink("/proc/self/ns/net")
+        done = subprocess.run(
+            [*prefix, sys.executable, "-I", "-S", "-B", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            stdin=subprocess.DEVNULL,
+            env={"PATH": _SEARCH_PATH},
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return str(exc)
+    if done.returncode != 0:
+        lines = (done.stderr or "").strip().splitlines()
+        return lines[-1] if lines else f"exit status {done.returncode}"
+    fields = done.stdout.split()
+    if len(fields) != 2 or fields[0] != "1" or fields[1] == ours:
+        return "the probe was not isolated"
+    return None
+
+
+def isolation() -> Isolation:
+    """How this machine isolates runs: found on first use with a probe, then cached."""
+    global _ISOLATION
+    with _LOCK:
+        if _ISOLATION is None:
+            _ISOLATION = _find_isolation()
+        return _ISOLATION
+
+
+def _find_isolation() -> Isolation:
+    root = os.geteuid() == 0
+    drop = _sandbox_user() if root else None
+    setpriv = shutil.which("setpriv", path=_SEARCH_PATH)
+    tail = [setpriv, "--no-new-privs", "--"] if setpriv else []
+    unshare = shutil.which("unshare", path=_SEARCH_PATH)
+    if unshare is None:
+        return Isolation(tuple(tail), False, drop, "util-linux 'unshare' is not installed")
+    flags = ["--net", "--pid", "--fork", "--kill-child"]
+    if not root:
+        flags = ["--user", *flags]
+    made = "unshare " + " ".join(flags)
+    problem = _probe([unshare, *flags, "--", *tail])
+    if problem is None:
+        return Isolation((unshare, *flags, "--", *tail), True, drop, made)
+    if tail and _probe([unshare, *flags, "--"]) is None:  # setpriv was the trouble
+        return Isolation((unshare, *flags, "--"), True, drop, made + " (without setpriv)")
+    return Isolation(tuple(tail), False, drop, f"{made} failed: {problem}")
+
+
+def _check_allowed(iso: Isolation, allow_unsafe: bool | None) -> None:
+    allowed = _UNSAFE_ALLOWED.get() if allow_unsafe is None else allow_unsafe
+    if not iso.namespaces and not allowed:
+        raise UserError(
+            f"refusing to run model-written code without network isolation ({iso.note}); "
+            "rerun with --unsafe-allow-code to run it anyway"
+        )
+
+
+# ---------------------------------------------------------------- one run
+
+
+def _preload(sources: Sequence[str]) -> list[str]:
+    """The allowed modules the sources name (plus what those import lazily), sorted."""
+    wanted: set[str] = set()
+    for source in sources:
+        for m in _IMPORT.finditer(source):
+            names = [m.group(1)] if m.group(1) else m.group(2).split(",")
+            for name in names:
+                name = name.strip().split()[0] if name.strip() else ""
+                parts = name.split(".")
+                for i in range(1, len(parts) + 1):
+                    if ".".join(parts[:i]) in ALLOWED_MODULES:
+                        wanted.add(".".join(parts[:i]))
+    for name in list(wanted):
+        wanted.update(_LAZY_IMPORTS.get(name, ()))
+    return sorted(wanted)
+
+
+def _pidfd(pid: int) -> int:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return -1
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+            return [int(n) for n in handle.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _wait_exit(pid: int, timeout: float, fd: int | None = None) -> bool:
+    """Wait for pid to exit without reaping it (its pid and group id stay reserved)."""
+    owned = fd is None
+    if fd is None:
+        fd = _pidfd(pid)
+    if fd >= 0:
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            return bool(poller.poll(max(0, int(timeout * 1000))))
+        finally:
+            if owned:
+                os.close(fd)
+    deadline = time.monotonic() + timeout
+    while True:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.005)
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove the run's directory, whatever modes the code left in it."""
+
+    def fix(function: Any, name: str, _info: Any) -> None:
+        parent = os.path.dirname(name)
+        try:
+            os.chmod(parent, stat.S_IRWXU)
+            if os.path.isdir(name) and not os.path.islink(name):
+                os.chmod(name, stat.S_IRWXU)
+        except OSError:
+            pass
+        with contextlib.suppress(FileNotFoundError):
+            function(name)
+
+    if path.exists():
+        shutil.rmtree(path, onerror=fix)
+    if path.exists():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _read_capped(path: Path, limit: int) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(limit)
+
+
+def _parse(data: bytes, nonce: str) -> tuple[dict[str, Any] | None, int | None, str]:
+    """The harness's RESULT payload, the worker's wait status, and any CRASH note."""
+    result = status = None
+    crash = ""
+    for line in data.split(b"\n"):
+        kind, _, rest = line.partition(b" ")
+        tag, _, payload = rest.partition(b" ")
+        if tag != nonce.encode():
+            continue
+        if kind == b"RESULT":
+            result = payload
+        elif kind == b"STATUS" and payload.strip().isdigit():
+            status = int(payload)
+        elif kind == b"CRASH":
+            crash = payload.decode("utf-8", "replace")[:200]
+    parsed = None
+    if result is not None:
+        try:
+            value = ast.literal_eval(result.decode("utf-8", "surrogateescape"))
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("outcomes"), list):
+            parsed = value
+    return parsed, status, crash
+
+
+def _outcomes(items: list[Any]) -> tuple[Outcome, ...]:
+    out = []
+    for item in items:
+        if isinstance(item, list) and len(item) == 2 and item[0] is True:
+            out.append(Outcome(True, item[1]))
+        else:
+            error = item[1] if isinstance(item, list) and len(item) == 2 else "bad outcome"
+            out.append(Outcome(False, None, str(error)[:200]))
+    return tuple(out)
+
+
+def run_function(
+    sources: str | Sequence[str],
+    entry_point: str,
+    inputs: Sequence[Sequence[Any]],
+    *,
+    limits: Limits | None = None,
+    allow_unsafe: bool | None = None,
+    audit_hook: bool = True,
+    extra_modules: Sequence[str] = (),
+) -> RunResult:
+    """Call ``entry_point`` from the first of ``sources`` that compiles, once per argument list.
+
+    The inputs must be plain data (ints, floats, strings, lists, dicts...). Returns what each
+    call returned or raised; raises UserError when the machine cannot isolate the run and unsafe
+    runs are not allowed. ``audit_hook=False`` and ``extra_modules`` (more modules to pre-import)
+    are for tests of the operating-system layers only.
+    """
+    limits = limits or Limits()
+    iso = isolation()
+    _check_allowed(iso, allow_unsafe)
+    if isinstance(sources, str):
+        sources = [sources]
+    nonce = secrets.token_hex(16)
+    job = {
+        "nonce": nonce,
+        "sources": [str(s) for s in sources],
+        "entry": entry_point,
+        "inputs": [repr(list(args)) for args in inputs],
+        "preload": [*_preload(sources), *extra_modules],
+        "limits": {
+            "cpu": limits.cpu_seconds,
+            "memory": limits.memory_bytes,
+            "file": limits.file_bytes,
+            "files": limits.open_files,
+            "procs": limits.processes,
+            "wall": math.ceil(limits.wall_seconds) + 2,
+        },
+        "drop": iso.drop_to,
+        "audit": audit_hook,
+        "denied": DENIED_EVENTS,
+    }
+    try:
+        base = Path(tempfile.mkdtemp(prefix="ladderbench-sandbox-", dir=RUN_ROOT))
+    except OSError as exc:
+        raise UserError(f"sandbox: cannot make a temporary directory ({exc})") from None
+    started = time.monotonic()
+    try:
+        os.chmod(base, 0o711)
+        work = base / "work"
+        work.mkdir(mode=0o700)
+        if iso.drop_to is not None:
+            os.chown(work, *iso.drop_to)
+        (base / "job").write_bytes(marshal.dumps(job))
+        (base / "harness.py").write_text(HARNESS, encoding="utf-8")
+        result_path = base / "result"
+        result_path.touch(mode=0o600)
+        for name in ("job", "harness.py"):
+            os.chmod(base / name, 0o600)
+        command = [
+            *iso.prefix,
+            sys.executable,
+            "-I",
+            "-S",
+            "-B",
+            str(base / "harness.py"),
+            str(base / "job"),
+            str(result_path),
+        ]
+        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(work)}
+        try:
+            proc = subprocess.Popen(
+                command,
+                cwd=work,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise UserError(f"sandbox: cannot start {command[0]} ({exc})") from None
+        init = -1
+        try:
+            finished = _wait_exit(proc.pid, limits.wall_seconds)
+            if not finished:  # the namespace's PID 1 (the supervisor), to wait for below
+                init = next((fd for fd in map(_pidfd, _children(proc.pid)) if fd >= 0), -1)
+        finally:
+            _kill_group(proc.pid)  # stragglers too; the group id is still reserved here
+            if init >= 0:  # it exits only once every process of its namespace is gone
+                _wait_exit(-1, 5.0, init)
+                os.close(init)
+            proc.wait()
+        data = _read_capped(result_path, limits.result_bytes)
+    finally:
+        _remove_tree(base)
+    seconds = time.monotonic() - started
+    parsed, status, crash = _parse(data, nonce)
+    if not finished:
+        return RunResult("timeout", (), f"killed after {limits.wall_seconds:g} s", seconds)
+    if parsed is not None and parsed.get("load") != "ok":
+        kind = str(parsed.get("load"))
+        if kind not in ("syntax_error", "missing_function", "load_error"):
+            kind = "crashed"
+        return RunResult(kind, (), str(parsed.get("detail", ""))[:200], seconds)
+    if parsed is not None:
+        outcomes = _outcomes(parsed["outcomes"])
+        if len(outcomes) == len(inputs):
+            return RunResult("completed", outcomes, "", seconds)
+        return RunResult("crashed", (), "wrong number of results", seconds)
+    if status is not None and os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number == signal.SIGXCPU or (number == signal.SIGKILL and not crash):
+            return RunResult("cpu_limit", (), f"CPU limit ({signal.Signals(number).name})", seconds)
+        return RunResult("crashed", (), f"killed by {signal.Signals(number).name}", seconds)
+    return RunResult("crashed", (), crash or "no result", seconds)
+
+
+# ---------------------------------------------------------------- comparing with the truth
+
+
+def outputs_match(actual: Any, expected: Any) -> bool:
+    """Whether a returned value equals the expected one (tuples count as lists; 2 == 2.0;
+    True is not 1)."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(actual) is type(expected) and actual == expected
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return actual == expected
+    if isinstance(expected, (list, tuple)):
+        return (
+            isinstance(actual, (list, tuple))
+            and len(actual) == len(expected)
+            and all(outputs_match(a, e) for a, e in zip(actual, expected))
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and set(actual) == set(expected)
+            and all(outputs_match(actual[k], expected[k]) for k in expected)
+        )
+    return type(actual) is type(expected) and actual == expected
+
+
+def run_tests(
+    sources: str | Sequence[str],
+    entry_point: str,
+    tests: Sequence[tuple[Sequence[Any], Any]],
+    *,
+    limits: Limits | None = None,
+    allow_unsafe: bool | None = None,
+    audit_hook: bool = True,
+    extra_modules: Sequence[str] = (),
+) -> TestReport:
+    """Run the hidden tests (arguments, expected output) in the sandbox; compare here."""
+    run = run_function(
+        sources,
+        entry_point,
+        [args for args, _ in tests],
+        limits=limits,
+        allow_unsafe=allow_unsafe,
+        audit_hook=audit_hook,
+        extra_modules=extra_modules,
+    )
+    if run.status != "completed":
+        return TestReport(False, 0, len(tests), run, (f"{run.status}: {run.detail}",))
+    failures = []
+    for i, ((_, expected), outcome) in enumerate(zip(tests, run.outcomes)):
+        if not outcome.ok:
+            failures.append(f"test {i}: raised {outcome.error}")
+        elif not outputs_match(outcome.value, expected):
+            failures.append(f"test {i}: wrong value")
+    return TestReport(
+        not failures and bool(tests), len(tests) - len(failures), len(tests), run, tuple(failures)
+    )
