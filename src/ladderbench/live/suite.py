@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,12 @@ from ladderbench.execution.sandbox import unsafe_allowed
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.live.registry import get_task
 from ladderbench.live.release import Store, check_date
-from ladderbench.suites import register_suite
+from ladderbench.suites import SUITES, SuiteSpec
+from ladderbench.summaries import LiveSummary
+
+
+def summarise_live(rows: Iterable[ResultRow], samples: int) -> LiveSummary:
+    return LiveSummary.model_validate(live_summary(rows, samples))
 
 
 class LiveSuite:
@@ -69,23 +76,39 @@ class LiveSuite:
         with unsafe_allowed(self.unsafe_allow_code):  # this grade's thread only
             return get_task(item.task or "").score(item.record, response)
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return live_summary(rows, samples)
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> LiveSummary:
+        return summarise_live(rows, samples)
 
     def settings(self) -> dict[str, Any]:
         return {"liveDir": str(self.root), "release": self.release, "questions": len(self.records)}
 
 
-@register_suite("live")
-def live_suite(
-    live_dir: Path | None = None,
-    release: str | None = None,
-    tasks: list[str] | None = None,
-    categories: list[str] | None = None,
-    limit: int | None = None,
-    unsafe_allow_code: bool = False,
-    **_: Any,
-) -> LiveSuite:
-    if live_dir is None:
+@dataclass(frozen=True)
+class LiveConfig:
+    """The live suite's options (named as the CLI flags); ``unsafe_allow_code`` lets the coding
+    tasks run model-written code where no network namespace can isolate it."""
+
+    live_dir: Path | None = None
+    release: str | None = None
+    tasks: list[str] | None = None
+    categories: list[str] | None = None
+    limit: int | None = None
+    unsafe_allow_code: bool = False
+
+
+def live_suite(c: LiveConfig) -> LiveSuite:
+    if c.live_dir is None:
         raise UserError("--suite live needs --live-dir DIR (made by 'ladderbench live build')")
-    return LiveSuite(live_dir, release, tasks, categories, limit, unsafe_allow_code)
+    return LiveSuite(c.live_dir, c.release, c.tasks, c.categories, c.limit, c.unsafe_allow_code)
+
+
+SUITES.add(
+    "live",
+    SuiteSpec(
+        name="live",
+        config=LiveConfig,
+        build=live_suite,
+        summary=LiveSummary,
+        summarise=summarise_live,
+    ),
+)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,8 @@ from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.puzzles import registry
 from ladderbench.puzzles.base import Puzzle, instance_rng
 from ladderbench.ranges import format_ranges
-from ladderbench.suites import register_suite
+from ladderbench.suites import SUITES, SuiteSpec
+from ladderbench.summaries import TierSummary
 
 SUITE_VERSION = "1"
 TIERS = range(7)
@@ -109,6 +111,10 @@ def score_puzzle(item: Item, response: str) -> Verdict:
     )
 
 
+def summarise_puzzles(rows: Iterable[ResultRow], samples: int) -> TierSummary:
+    return TierSummary.model_validate(summarise(rows, rung="tier", group="family", samples=samples))
+
+
 class PuzzleSuite:
     name = "puzzles"
 
@@ -154,8 +160,8 @@ class PuzzleSuite:
     def grade(self, item: Item, response: str) -> Verdict:
         return score_puzzle(item, response)
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return summarise(rows, rung="tier", group="family", samples=samples)
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> TierSummary:
+        return summarise_puzzles(rows, samples)
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -166,13 +172,30 @@ class PuzzleSuite:
         }
 
 
-@register_suite("puzzles")
-def puzzle_suite(
-    tiers: list[int] | None = None,
-    seeds: list[int] | None = None,
-    families: list[str] | None = None,
-    secret_key: str | None = None,
-    **_: Any,
-) -> PuzzleSuite:
-    key = secret_key or os.environ.get("LADDERBENCH_SECRET") or None
-    return PuzzleSuite(tiers=tiers, seeds=seeds, names=families, secret_key=key)
+@dataclass(frozen=True)
+class PuzzleConfig:
+    """The puzzle ladder's options (named as the CLI flags)."""
+
+    tiers: list[int] | None = None
+    seeds: list[int] | None = None
+    families: list[str] | None = None
+    secret_key: str | None = None
+
+
+def puzzle_suite(config: PuzzleConfig) -> PuzzleSuite:
+    key = config.secret_key or os.environ.get("LADDERBENCH_SECRET") or None
+    return PuzzleSuite(
+        tiers=config.tiers, seeds=config.seeds, names=config.families, secret_key=key
+    )
+
+
+SUITES.add(
+    "puzzles",
+    SuiteSpec(
+        name="puzzles",
+        config=PuzzleConfig,
+        build=puzzle_suite,
+        summary=TierSummary,
+        summarise=summarise_puzzles,
+    ),
+)

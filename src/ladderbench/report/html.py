@@ -21,6 +21,8 @@ from ladderbench.analysis.compare import PairedTest, compare, pearson_table, res
 from ladderbench.analysis.digest import Digest, digest, first_suite
 from ladderbench.errors import UserError
 from ladderbench.report.charts import heatmap, profile_chart
+from ladderbench.suites import parse_summary, summarise_rows
+from ladderbench.summaries import LevelSummary, LiveSummary, Summary, TierSummary
 
 SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
 
@@ -28,7 +30,8 @@ SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
 @dataclass
 class ModelSection:
     digest: Digest
-    summary: dict[str, Any]
+    typed: Summary
+    summary: dict[str, Any]  # as written to the file, for the template
     charts: list[Any] = field(default_factory=list)
     groups: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
@@ -38,11 +41,10 @@ class ModelSection:
     group_values: list[str] = field(default_factory=list)
 
 
-def _summary_for(d: Digest) -> dict[str, Any]:
+def _summary_for(d: Digest) -> Summary:
     if d.summary is not None:
-        return d.summary
+        return parse_summary(d.summary)
     from ladderbench.runner.results import iter_results
-    from ladderbench.suites import summarise_rows
 
     if not d.rows:
         raise UserError(f"{d.path}: no result rows")
@@ -54,12 +56,13 @@ def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, floa
 
 
 def _section(d: Digest) -> ModelSection:
-    summary = _summary_for(d)
-    section = ModelSection(d, summary)
+    typed = _summary_for(d)
+    summary = typed.to_json_dict()
+    section = ModelSection(d, typed, summary)
     section.settings = {
         k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
     }
-    if "byLevel" in summary:
+    if isinstance(typed, LevelSummary):
         section.rung_name = "level"
         section.charts.append(
             profile_chart(
@@ -69,7 +72,7 @@ def _section(d: Digest) -> ModelSection:
             )
         )
         section.groups.append(("category", summary.get("byCategory", {})))
-    if "byTier" in summary:
+    if isinstance(typed, TierSummary):
         section.rung_name = "tier"
         section.charts.append(
             profile_chart(
@@ -91,7 +94,7 @@ def _section(d: Digest) -> ModelSection:
                 )
             )
         section.groups.append(("family", summary.get("byFamily", {})))
-    if "overall" in summary:
+    if isinstance(typed, LiveSummary):
         section.rung_name = "task"
         tasks = summary["byTask"]
         section.charts.append(
@@ -129,11 +132,13 @@ def _probe_verdicts(sections: list[ModelSection]) -> list[dict[str, Any]]:
 
     used: set[str] = set()
     for s in sections:
-        summary = s.summary
-        if "byLevel" in summary:
+        summary = s.typed
+        if isinstance(summary, LevelSummary):
             used.add("static.choice")
-        used.update(f"puzzles.{f}" for f in summary.get("byFamily", {}))
-        used.update(f"live.{t}" for t in summary.get("byTask", {}))
+        if isinstance(summary, TierSummary):
+            used.update(f"puzzles.{f}" for f in summary.by_family)
+        if isinstance(summary, LiveSummary):
+            used.update(f"live.{t}" for t in summary.by_task)
     known = builtin_graders()
     ladders = Path(str(resources.files("ladderbench.probe") / "ladders"))
     verdicts = []
@@ -175,7 +180,9 @@ def _comparisons(sections: list[ModelSection]) -> list[PairedTest]:
 
 def _cross(sections: list[ModelSection]) -> dict[str, Any]:
     live = [
-        s for s in sections if "overall" in s.summary and s.summary["overall"]["score"] is not None
+        s
+        for s in sections
+        if isinstance(s.typed, LiveSummary) and s.typed.overall.score is not None
     ]
     if len(live) < 3:
         return {}

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.grading.scorer import GraderCrash, guarded
@@ -18,6 +17,7 @@ from ladderbench.models.base import ModelAdapter, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.results import ResultWriter
 from ladderbench.suites import Suite
+from ladderbench.summaries import Summary
 
 Progress = Callable[[int], None]
 
@@ -160,7 +160,7 @@ async def run_suite(
     cache: ResponseCache | None = None,
     progress: Progress | None = None,
     on_start: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> Summary:
     """Run the missing attempts of ``suite`` into ``config.out`` and return the summary.
 
     ``on_start(total, already_done)`` is called once the plan and the resumed rows are known.
@@ -210,15 +210,15 @@ async def run_suite(
                     task.cancel()
                 await asyncio.gather(check, rest, checker, return_exceptions=True)
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
-        summary["settings"] = {
+        summary.settings = {
             **adapter.settings(),
             **suite.settings(),
             "temperature": config.sampling.temperature,
             "maxTokens": config.sampling.max_tokens,
             "samples": config.samples,
         }
-        summary["elapsedS"] = round(time.perf_counter() - started, 3)
-        writer.write_summary(summary)
+        summary.elapsed_s = round(time.perf_counter() - started, 3)
+        writer.write_summary(summary.to_json_dict())
         return summary
     finally:
         writer.close()
