@@ -94,21 +94,20 @@ def install_hook(work: str, denied: tuple[str, ...]) -> None:
 
 def plain(value: object, depth: int = 0) -> object:
     """A returned value as plain data (lists, dicts, scalars), or TypeError."""
-    kind = type(value)
-    if value is None or kind is bool or kind is int or kind is float or kind is str:
+    if value is None or type(value) in (bool, int, float, str):
         return value
     if depth > 60:
         raise TypeError("return value nested too deeply")
-    if kind is list or kind is tuple:
+    if type(value) is list or type(value) is tuple:
         return [plain(item, depth + 1) for item in value]
-    if kind is dict:
+    if type(value) is dict:
         out = {}
         for key, item in value.items():
             if type(key) not in (str, int, bool) and key is not None:
                 raise TypeError("dict key of type " + type(key).__name__)
             out[key] = plain(item, depth + 1)
         return out
-    raise TypeError("returned a value of type " + kind.__name__)
+    raise TypeError("returned a value of type " + type(value).__name__)
 
 
 def describe(exc: BaseException) -> str:
@@ -119,8 +118,8 @@ def describe(exc: BaseException) -> str:
     return (type(exc).__name__ + (": " + message if message else ""))[:200]
 
 
-def load(job: dict) -> object:
-    """The entry point from the first source that compiles, or a (status, detail) pair."""
+def load(job: dict) -> tuple[object, str, str]:
+    """(entry point, "ok", "") from the first source that compiles, else (None, status, detail)."""
     problems = []
     for source in job["sources"]:
         try:
@@ -133,16 +132,16 @@ def load(job: dict) -> object:
         try:
             exec(code, space)
         except BaseException as exc:
-            return ("load_error", describe(exc))
+            return (None, "load_error", describe(exc))
         entry = space.get(job["entry"])
         if not callable(entry):
             holder = space.get("Solution")
             if isinstance(holder, type) and callable(getattr(holder, job["entry"], None)):
                 entry = getattr(holder(), job["entry"])
         if not callable(entry):
-            return ("missing_function", "no function named " + job["entry"])
-        return entry
-    return ("syntax_error", problems[0] if problems else "no code")
+            return (None, "missing_function", "no function named " + job["entry"])
+        return (entry, "ok", "")
+    return (None, "syntax_error", problems[0] if problems else "no code")
 
 
 def worker(job: dict, channel: Channel) -> None:
@@ -170,9 +169,9 @@ def worker(job: dict, channel: Channel) -> None:
     work = os.getcwd()
     if job["audit"]:
         install_hook(work, tuple(job["denied"]))
-    found = load(job)
-    if type(found) is tuple:
-        channel.emit("RESULT", repr({"load": found[0], "detail": found[1], "outcomes": []}))
+    found, status, detail = load(job)
+    if not callable(found):
+        channel.emit("RESULT", repr({"load": status, "detail": detail, "outcomes": []}))
         return
     outcomes = []
     for args_text in job["inputs"]:

@@ -69,7 +69,7 @@ def from_callable(fn: GradeFn, name: str | None = None) -> Grader:
             extracted=None, score=grade.score, passed=grade.score >= 1.0, explanation=grade.reason
         )
 
-    return Grader(name or getattr(fn, "__name__", "grader"), score)
+    return Grader(name or str(getattr(fn, "__name__", "grader")), score)
 
 
 def as_grader(grade: Grader | GradeFn) -> Grader:
