@@ -12,12 +12,15 @@ import re
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ladderbench.errors import UserError
 from ladderbench.ranges import parse_ranges
+
+if TYPE_CHECKING:
+    from ladderbench.summaries import Summary
 
 app = typer.Typer(
     add_completion=False,
@@ -120,24 +123,22 @@ def run(
     from ladderbench.runner.run import RunConfig, run_suite
     from ladderbench.suites import make_suite
 
-    if unsafe_allow_code:
-        from ladderbench.live.sandbox import set_unsafe_allowed
-
-        set_unsafe_allowed(True)
-    target = make_suite(
-        suite,
-        data_dir=data,
-        levels=parse_int_list(levels, "--levels"),
-        limit=limit,
-        tiers=parse_int_list(tiers, "--tiers"),
-        seeds=parse_int_list(seeds, "--seeds"),
-        families=_names(families),
-        secret_key=secret_key,
-        live_dir=live_dir,
-        release=release,
-        tasks=_names(tasks),
-        categories=_names(categories),
-    )
+    options = {
+        "data": data,
+        "levels": parse_int_list(levels, "--levels"),
+        "limit": limit,
+        "tiers": parse_int_list(tiers, "--tiers"),
+        "seeds": parse_int_list(seeds, "--seeds"),
+        "families": _names(families),
+        "secret_key": secret_key,
+        "live_dir": live_dir,
+        "release": release,
+        "tasks": _names(tasks),
+        "categories": _names(categories),
+        "unsafe_allow_code": unsafe_allow_code or None,
+    }
+    # only the options given: one the suite does not take is an error, not silently ignored
+    target = make_suite(suite, **{k: v for k, v in options.items() if v is not None})
     adapter = make_adapter(
         model,
         EndpointOptions(
@@ -209,7 +210,7 @@ def _progress_bar(label: str, out: Path) -> Any:
 
 def _run_with_progress(
     run_suite: Any, target: Any, adapter: Any, config: Any, cache: Any, quiet: bool
-) -> dict[str, Any]:
+) -> Summary:
     """Run with a progress bar (none with --quiet); Ctrl-C keeps the rows for a resume."""
     from contextlib import nullcontext
 
@@ -232,9 +233,9 @@ def _run_with_progress(
             cache.close()
 
 
-def _show(summary: dict[str, Any], as_json: bool) -> None:
+def _show(summary: Summary, as_json: bool) -> None:
     if as_json:
-        typer.echo(json.dumps(summary, indent=2))
+        typer.echo(json.dumps(summary.to_json_dict(), indent=2))
         return
     from ladderbench.report.table import print_summary
 
@@ -261,7 +262,7 @@ def report(
         if not run.finished:
             typer.echo(
                 f"{path}: the run did not finish; summary computed from its "
-                f"{run.summary['total']} rows",
+                f"{run.summary.total} rows",
                 err=True,
             )
         _show(run.summary, json_out)
@@ -339,23 +340,27 @@ def calibrate(
         misplaced_items,
     )
     from ladderbench.analysis.digest import digest
+    from ladderbench.models.registry import BASELINES
+    from ladderbench.suites import parse_summary
+    from ladderbench.summaries import LevelSummary, TierSummary
 
     claimed = load_classes(classes)
     digests = [digest(path, sample_size=0) for path in results]
-    by_class: dict[str, list[dict[str, Any]]] = {}
-    static_summaries, static_outcomes = [], []
-    level_of: dict[str, int] = {}
+    by_class: dict[str, list[TierSummary]] = {}
+    static_summaries: list[LevelSummary] = []
+    static_outcomes: list[dict[str, float]] = []
     for d in digests:
         if d.summary is None:
             raise UserError(f"{d.path}: the run did not finish (no summary row); finish it first")
-        if d.summary.get("byTier"):
-            who = class_of(d.summary, claimed)
+        summary = parse_summary(d.summary)
+        if isinstance(summary, TierSummary) and summary.by_tier:
+            who = class_of(summary, claimed)
             if who is None:
                 typer.echo(f"warning: {d.path}: {d.label} has no class in {classes}", err=True)
             else:
-                by_class.setdefault(who, []).append(d.summary)
-        if d.summary.get("byLevel") and d.adapter not in ("oracle", "echo", "random"):
-            static_summaries.append(d.summary)
+                by_class.setdefault(who, []).append(summary)
+        if isinstance(summary, LevelSummary) and summary.by_level and d.adapter not in BASELINES:
+            static_summaries.append(summary)
             static_outcomes.append(d.item_outcome)
     from ladderbench.static.loader import load_questions
 
@@ -652,6 +657,7 @@ def live_judge_study(
     from ladderbench.models.registry import EndpointOptions, make_adapter
     from ladderbench.runner.results import read_results
     from ladderbench.runner.run import RunConfig, run_suite
+    from ladderbench.summaries import JudgeStudySummary
 
     rows = [row for path in results for row in read_results(path).rows]
     suite = JudgeStudySuite(rows)
@@ -664,7 +670,8 @@ def live_judge_study(
     summary = _run_with_progress(
         run_suite, suite, adapter, config, _open_cache(adapter), quiet or json_out
     )
-    study = summary["study"]
+    assert isinstance(summary, JudgeStudySummary)
+    study = summary.study
     if json_out:
         typer.echo(json.dumps(study, indent=2))
         return

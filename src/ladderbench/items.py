@@ -15,7 +15,9 @@ class Item(BaseModel):
     """One thing to ask: a static question, a puzzle instance, a live task.
 
     ``expected`` is the canonical gold answer the grader compares with; ``reference`` is the gold
-    answer written the way a model should write it (what the oracle adapter replies).
+    answer written the way a model should write it (what the oracle adapter replies). ``record``
+    holds what a scorer reads besides them (a live question's stored fields, a probe case's
+    context); it is never written to result rows.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -31,6 +33,7 @@ class Item(BaseModel):
     category: str | None = None
     task: str | None = None
     seed: int | None = None
+    record: dict[str, Any] = Field(default_factory=dict)
 
 
 class Completion(BaseModel):
@@ -44,11 +47,15 @@ class Completion(BaseModel):
 
 
 class Verdict(BaseModel):
-    """What a grader returns: the answer it read, a score in [0, 1], and whether that passes."""
+    """What a scorer returns: the text it graded, a score in [0, 1], whether that passes, and why.
+
+    ``explanation`` is for people (the probe's reason, a result audit); it is not written to rows.
+    """
 
     extracted: str | None
     score: float
     passed: bool
+    explanation: str = ""
 
 
 class ResultRow(BaseModel):

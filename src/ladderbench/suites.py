@@ -1,17 +1,25 @@
-"""What a suite is to the runner, and the one registry of suites by name."""
+"""What a suite is to the runner, and the one registry of suites by name.
+
+A suite describes itself: its options are a config dataclass (field names are the CLI flags), its
+summary is a typed model; the CLI, the report and calibrate dispatch through ``SUITES`` and the
+summary types, never on a suite's name or a summary's keys.
+"""
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from ladderbench.errors import UserError
 from ladderbench.items import Item, ResultRow, Verdict
+from ladderbench.registry import Registry
+from ladderbench.summaries import Summary
 
 
 class Suite(Protocol):
-    """A set of items, the grader for them, and how their rows add up to a summary."""
+    """A set of items, the scorer for them, and how their rows add up to a summary."""
 
     name: str
 
@@ -19,58 +27,74 @@ class Suite(Protocol):
 
     def grade(self, item: Item, response: str) -> Verdict: ...
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]: ...
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> Summary: ...
 
     def settings(self) -> dict[str, Any]: ...
 
 
-SuiteFactory = Callable[..., Suite]
-_SUITES: dict[str, SuiteFactory] = {}
+C = TypeVar("C")
 
 
-def register_suite(name: str) -> Callable[[SuiteFactory], SuiteFactory]:
-    def decorate(factory: SuiteFactory) -> SuiteFactory:
-        _SUITES[name] = factory
-        return factory
+@dataclass(frozen=True)
+class SuiteSpec(Generic[C]):
+    """A registered suite: the options it takes, how to build it, how its rows add up.
 
-    return decorate
+    ``summarise`` needs no suite instance: a run cut short is summarised from its rows alone.
+    """
+
+    name: str
+    config: type[C]
+    build: Callable[[C], Suite]
+    summary: type[Summary]
+    summarise: Callable[[Iterable[ResultRow], int], Summary]
+
+    def options(self) -> list[str]:
+        """The option names this suite takes (the config's fields)."""
+        return [f.name for f in dataclasses.fields(self.config)]  # type: ignore[arg-type]
 
 
-# Built-in suites, imported only when asked for: a static run need not load the live suite.
-_BUILTIN = {
-    "live": "ladderbench.live.suite",
-    "puzzles": "ladderbench.puzzles.suite",
-    "static": "ladderbench.static.suite",
-}
+def flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
+
+
+SUITES: Registry[SuiteSpec[Any]] = Registry(
+    "suite",
+    modules={
+        "live": "ladderbench.live.suite",
+        "puzzles": "ladderbench.puzzles.suite",
+        "static": "ladderbench.static.suite",
+    },
+)
 
 
 def suite_names() -> list[str]:
-    return sorted(set(_SUITES) | set(_BUILTIN))
+    return SUITES.names()
 
 
 def make_suite(name: str, **options: Any) -> Suite:
-    """Build a registered suite; options a suite does not take are ignored by its factory."""
-    if name not in _SUITES and name in _BUILTIN:
-        importlib.import_module(_BUILTIN[name])
-    if name not in _SUITES:
-        raise UserError(f"unknown suite {name!r}; known: {', '.join(sorted(_SUITES))}")
-    return _SUITES[name](**options)
+    """Build a registered suite from the options given; one it does not take is a UserError."""
+    spec = SUITES.get(name)
+    takes = spec.options()
+    for option in options:
+        if option not in takes:
+            raise UserError(
+                f"{flag(option)} does not apply to --suite {name} "
+                f"(it takes: {', '.join(map(flag, takes))})"
+            )
+    return spec.build(spec.config(**options))
 
 
-def summarise_rows(rows: Iterable[ResultRow], suite: str, samples: int) -> dict[str, Any]:
+def summarise_rows(rows: Iterable[ResultRow], suite: str, samples: int) -> Summary:
     """A summary for the rows of a run cut short (no summary row), as its suite would write it.
 
     ``rows`` may be a stream: each summariser reads it once.
     """
-    from ladderbench.analysis.live import live_summary
-    from ladderbench.analysis.summary import summarise
+    return SUITES.get(suite).summarise(rows, samples)
 
-    if suite == "live":
-        return live_summary(rows, samples)
-    if suite == "puzzles":
-        return summarise(rows, rung="tier", group="family", samples=samples)
-    from ladderbench.static.suite import StaticSuite
 
-    return summarise(
-        rows, rung="level", group="category", samples=samples, baseline=StaticSuite.baseline
-    )
+def parse_summary(obj: dict[str, Any]) -> Summary:
+    """A summary dict (a results file's last line) as its suite's typed summary; a suite this
+    installation does not know gives the plain ``Summary`` (every key kept)."""
+    name = obj.get("suite")
+    spec = SUITES.get(name) if isinstance(name, str) and name in SUITES else None
+    return (spec.summary if spec else Summary).model_validate(obj)

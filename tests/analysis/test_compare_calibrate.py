@@ -16,6 +16,7 @@ from ladderbench.analysis.compare import (
     residuals,
 )
 from ladderbench.errors import UserError
+from ladderbench.summaries import LevelSummary, TierSummary
 
 
 def test_mcnemar_counts_discordant_pairs():
@@ -52,8 +53,14 @@ def test_pearson_and_residuals_need_three_models():
     assert set(out) == {"m1", "m2", "m3"} and set(out["m1"]) == {"over", "under"}
 
 
+def bucket(rate, **extra):
+    return {"n": 30, "passed": 0, "rate": rate, "ci95": [0, 1], "errors": 0, "unparsed": 0, **extra}
+
+
 def summary(tiers_cleared):
-    return {"byTier": {str(t): {"cleared": c} for t, c in tiers_cleared.items()}}
+    return TierSummary.model_validate(
+        {"byTier": {str(t): bucket(float(c), cleared=c) for t, c in tiers_cleared.items()}}
+    )
 
 
 def test_tier_verdicts():
@@ -77,11 +84,13 @@ def test_tier_verdicts():
 
 def test_levels_and_misplaced_items():
     def s(rates):
-        return {
-            "adapter": "m",
-            "model": "x",
-            "byLevel": {str(k): {"n": 30, "rate": r} for k, r in rates.items()},
-        }
+        return LevelSummary.model_validate(
+            {
+                "adapter": "m",
+                "model": "x",
+                "byLevel": {str(k): bucket(r) for k, r in rates.items()},
+            }
+        )
 
     checks = calibrate_levels([s({1: 0.9, 2: 0.8, 3: 0.95})])
     assert [c.calibrated for c in checks] == [True, False]

@@ -57,7 +57,7 @@ def tagged(lines: Iterable[str]) -> str:
 def assert_reference_scores_one(task, records: Iterable[dict]) -> None:
     """The task's own reference answer scores 1.0 on every record."""
     for rec in records:
-        assert task.score(rec, task.reference(rec)) == 1.0, (
+        assert task.score(rec, task.reference(rec)).score == 1.0, (
             rec.get("subtask"),
             rec["ground_truth"],
         )
@@ -68,7 +68,7 @@ def assert_scores_in_range(task, records: Iterable[dict], replies: Sequence[str]
     record (and scoring never raises)."""
     for rec in records:
         for reply in replies:
-            s = task.score(rec, reply)
+            s = task.score(rec, reply).score
             assert 0.0 <= s <= 1.0, (reply, s)
 
 
@@ -169,7 +169,7 @@ def assert_probe_passes(task, rungs: list, name: str, min_cases: int = 0) -> Non
     inverted, the gate passes, and at least ``min_cases`` cases were audited."""
     from ladderbench.probe import audit, gate, probe
 
-    ledger = probe(rungs, lambda case, answer: task.score(case, answer), 3, name)
+    ledger = probe(rungs, lambda case, answer: task.score(case, answer).score, 3, name)
     report = audit(ledger)
     assert [c.case_id for c in report.cases if c.flat or c.inverted] == []
     assert gate(ledger, report).passed

@@ -40,7 +40,7 @@ def truth(q: Question) -> sp.Expr:
 
 
 def score(q: Question, answer: str) -> float:
-    return TASK.score(record(q), answer)
+    return TASK.score(record(q), answer).score
 
 
 # ---------------------------------------------------------------- reading the prompt
@@ -424,6 +424,10 @@ def test_score_never_raises_on_math_like_text(parts: list[str]) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>1</solution>") == 0.0
-    assert TASK.score({"ground_truth": "1", "subtask": "nope"}, "<solution>1</solution>") == 0.0
-    assert TASK.score({"ground_truth": "((", "subtask": "gcd"}, "<solution>1</solution>") == 0.0
+    assert TASK.score({}, "<solution>1</solution>").score == 0.0
+    assert (
+        TASK.score({"ground_truth": "1", "subtask": "nope"}, "<solution>1</solution>").score == 0.0
+    )
+    assert (
+        TASK.score({"ground_truth": "((", "subtask": "gcd"}, "<solution>1</solution>").score == 0.0
+    )

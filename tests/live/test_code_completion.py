@@ -107,7 +107,7 @@ def test_reference_and_continuation_score_one() -> None:
     for index in INDICES:
         rec = record(make(index))
         if index % 2 == 0:
-            assert TASK.score(rec, "Here is the rest:\n" + fence(rest(rec))) == 1.0, index
+            assert TASK.score(rec, "Here is the rest:\n" + fence(rest(rec))).score == 1.0, index
 
 
 def test_alternative_forms_score_one() -> None:
@@ -124,7 +124,7 @@ def test_alternative_forms_score_one() -> None:
             fence("from collections import deque\n\n" + rec["ground_truth"]),
         ]
         for answer in answers:
-            assert TASK.score(rec, answer) == 1.0, (index, answer)
+            assert TASK.score(rec, answer).score == 1.0, (index, answer)
 
 
 def test_wrong_answers_score_zero() -> None:
@@ -147,7 +147,7 @@ def test_wrong_answers_score_zero() -> None:
             fence(tail.replace("\n", ":\n", 1)),  # syntax error
         ]
         for answer in wrong:
-            assert TASK.score(rec, answer) == 0.0, (index, answer)
+            assert TASK.score(rec, answer).score == 0.0, (index, answer)
 
 
 def test_completion_sources() -> None:
@@ -196,7 +196,7 @@ def test_shipped_ladder() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_score_never_raises(text: str) -> None:
-    s = TASK.score(record(make(0)), text)
+    s = TASK.score(record(make(0)), text).score
     assert 0.0 <= s <= 1.0
 
 
@@ -208,14 +208,14 @@ def test_score_never_raises(text: str) -> None:
     )
 )
 def test_score_never_raises_on_code_like_text(parts: list[str]) -> None:
-    s = TASK.score(record(make(1)), "".join(parts))
+    s = TASK.score(record(make(1)), "".join(parts)).score
     assert 0.0 <= s <= 1.0
 
 
 def test_malformed_record_scores_zero() -> None:
     rec = record(make(0))
     answer = TASK.reference(rec)
-    assert TASK.score({}, answer) == 0.0
-    assert TASK.score({**rec, "prefix": None}, answer) == 0.0
-    assert TASK.score({**rec, "tests": "x"}, answer) == 0.0
-    assert TASK.score(["not", "a", "dict"], answer) == 0.0  # type: ignore[arg-type]
+    assert TASK.score({}, answer).score == 0.0
+    assert TASK.score({**rec, "prefix": None}, answer).score == 0.0
+    assert TASK.score({**rec, "tests": "x"}, answer).score == 0.0
+    assert TASK.score(["not", "a", "dict"], answer).score == 0.0  # type: ignore[arg-type]

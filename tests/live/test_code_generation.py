@@ -32,7 +32,7 @@ from task_checks import (
     shared_prompts,
 )
 
-from ladderbench.live import sandbox
+from ladderbench.execution import sandbox
 from ladderbench.live.base import Question
 from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
@@ -49,9 +49,8 @@ TASK = CodeGeneration()
 def run_trusted_code_without_namespaces():
     """These tests run only trusted code (and arbitrary text): where the machine cannot make
     namespaces they still run, without them (test_sandbox covers the refusal)."""
-    sandbox.set_unsafe_allowed(not sandbox.isolation().namespaces)
-    yield
-    sandbox.set_unsafe_allowed(False)
+    with sandbox.unsafe_allowed(not sandbox.isolation().namespaces):
+        yield
 
 
 @cache
@@ -400,7 +399,7 @@ def test_wrong_answers_score_zero() -> None:
             "```python\n" + f"def {entry}(*args):\n    print({rec['tests'][0]['output']!r})\n```",
         ]
         for answer in wrong:
-            assert TASK.score(rec, answer) == 0.0, (index, answer)
+            assert TASK.score(rec, answer).score == 0.0, (index, answer)
 
 
 def test_examples_only_solution_fails() -> None:
@@ -409,7 +408,7 @@ def test_examples_only_solution_fails() -> None:
         rec = record(make(index))
         cases = {repr(t["input"]): t["output"] for t in rec["tests"][:2]}
         code = f"def {rec['entry_point']}(*args):\n    return {cases!r}.get(repr(list(args)))\n"
-        assert TASK.score(rec, fence(code)) == 0.0
+        assert TASK.score(rec, fence(code)).score == 0.0
 
 
 def test_alternative_formats_score_one() -> None:
@@ -439,7 +438,7 @@ def test_alternative_formats_score_one() -> None:
             fence(ref, "python") + "\n\nOutput:\n```\n" + repr(rec["tests"][0]["output"]) + "\n```",
         ]
         for answer in answers:
-            assert TASK.score(rec, answer) == 1.0, (index, answer)
+            assert TASK.score(rec, answer).score == 1.0, (index, answer)
 
 
 def test_extract_code() -> None:
@@ -482,7 +481,7 @@ def test_shipped_ladder() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300))
 def test_score_never_raises(text: str) -> None:
-    s = TASK.score(record(make(0)), text)
+    s = TASK.score(record(make(0)), text).score
     assert 0.0 <= s <= 1.0
 
 
@@ -516,15 +515,15 @@ def test_score_never_raises(text: str) -> None:
     )
 )
 def test_score_never_raises_on_code_like_text(parts: list[str]) -> None:
-    s = TASK.score(record(make(0)), "".join(parts))
+    s = TASK.score(record(make(0)), "".join(parts)).score
     assert 0.0 <= s <= 1.0
 
 
 def test_malformed_record_scores_zero() -> None:
     rec = record(make(0))
     answer = TASK.reference(rec)
-    assert TASK.score({}, answer) == 0.0
-    assert TASK.score({**rec, "tests": []}, answer) == 0.0
-    assert TASK.score({**rec, "tests": [{"input": 3}]}, answer) == 0.0
-    assert TASK.score({**rec, "entry_point": "not valid"}, answer) == 0.0
-    assert TASK.score("not a dict", answer) == 0.0  # type: ignore[arg-type]
+    assert TASK.score({}, answer).score == 0.0
+    assert TASK.score({**rec, "tests": []}, answer).score == 0.0
+    assert TASK.score({**rec, "tests": [{"input": 3}]}, answer).score == 0.0
+    assert TASK.score({**rec, "entry_point": "not valid"}, answer).score == 0.0
+    assert TASK.score("not a dict", answer).score == 0.0  # type: ignore[arg-type]

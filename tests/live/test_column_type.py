@@ -193,7 +193,7 @@ def test_reasonable_formats_score_one() -> None:
         f"<think>not {rec['candidates'][0]}?</think>\n\\boxed{{{gold}}}",
         f"{gold}",
     ):
-        assert TASK.score(rec, reply) == 1.0, reply
+        assert TASK.score(rec, reply).score == 1.0, reply
 
 
 def test_wrong_answers_score_zero() -> None:
@@ -208,13 +208,13 @@ def test_wrong_answers_score_zero() -> None:
             "<solution></solution>",
             "I am not sure.",
         ):
-            assert TASK.score(rec, reply) == 0.0, reply
+            assert TASK.score(rec, reply).score == 0.0, reply
 
 
 def test_longest_mention_wins() -> None:
     rec = {"ground_truth": "order_date", "candidates": ["order_date", "date", "total"]}
-    assert TASK.score(rec, "<solution>it is order date</solution>") == 1.0
-    assert TASK.score(rec, "<solution>date</solution>") == 0.0
+    assert TASK.score(rec, "<solution>it is order date</solution>").score == 1.0
+    assert TASK.score(rec, "<solution>date</solution>").score == 0.0
 
 
 # ------------------------------------------------------------ sources
@@ -237,7 +237,7 @@ def test_sources_are_drawn_from() -> None:
         q = make(i, sources=sources)
         rec = record(q)
         assert rec["table_name"] == "cities.csv"
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
         # city and country share a shape ("Aa"): one is never offered for the other.
         if q.ground_truth in ("city", "country"):
             assert not {"city", "country"} <= set(rec["candidates"])

@@ -265,7 +265,7 @@ def test_alternative_formats_score_one() -> None:
             if 10**6 % den == 0:  # a terminating decimal is an exact equivalent
                 variants.append(f"<solution>{float(value)}</solution>")
         for text in variants:
-            assert TASK.score(record(q), text) == 1.0, (text, q.ground_truth)
+            assert TASK.score(record(q), text).score == 1.0, (text, q.ground_truth)
 
 
 def test_wrong_answers_score_zero() -> None:
@@ -274,18 +274,18 @@ def test_wrong_answers_score_zero() -> None:
         value = Fraction(q.ground_truth)
         wrong = [value + 1, value - 1, -value if value else Fraction(1), value * 2]
         for w in wrong:
-            assert TASK.score(record(q), f"<solution>{w}</solution>") == 0.0
+            assert TASK.score(record(q), f"<solution>{w}</solution>").score == 0.0
         if value.denominator > 1:
             rounded = f"{float(value):.6f}"
             if Fraction(rounded) != value:
-                assert TASK.score(record(q), f"<solution>{rounded}</solution>") == 0.0
+                assert TASK.score(record(q), f"<solution>{rounded}</solution>").score == 0.0
             flipped = str(1 / value) if value else "1"
             if Fraction(flipped) != value:
-                assert TASK.score(record(q), f"<solution>{flipped}</solution>") == 0.0
+                assert TASK.score(record(q), f"<solution>{flipped}</solution>").score == 0.0
         hedged = f"<solution>{value} or {value + 1}</solution>"
-        assert TASK.score(record(q), hedged) == 0.0
+        assert TASK.score(record(q), hedged).score == 0.0
         retracted = f"<solution>{value}</solution> Hmm, no: <solution>{value + 1}</solution>"
-        assert TASK.score(record(q), retracted) == 0.0
+        assert TASK.score(record(q), retracted).score == 0.0
 
 
 @pytest.mark.parametrize(
@@ -386,7 +386,7 @@ def test_score_never_raises_on_number_like_text(parts: list[str]) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>1</solution>") == 0.0
-    assert TASK.score({"ground_truth": "x/y"}, "<solution>1</solution>") == 0.0
-    assert TASK.score({"ground_truth": None}, "<solution>1</solution>") == 0.0
-    assert math.isclose(TASK.score({"ground_truth": "3"}, "<solution>3</solution>"), 1.0)
+    assert TASK.score({}, "<solution>1</solution>").score == 0.0
+    assert TASK.score({"ground_truth": "x/y"}, "<solution>1</solution>").score == 0.0
+    assert TASK.score({"ground_truth": None}, "<solution>1</solution>").score == 0.0
+    assert math.isclose(TASK.score({"ground_truth": "3"}, "<solution>3</solution>").score, 1.0)

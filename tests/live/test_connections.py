@@ -32,7 +32,7 @@ def make(index: int, release: str = RELEASE) -> Question:
 
 
 def score(q: Question, answer: str) -> float:
-    return TASK.score(record(q), answer)
+    return TASK.score(record(q), answer).score
 
 
 def groups(q: Question) -> list[list[str]]:
@@ -281,9 +281,9 @@ def test_parse_groups() -> None:
 
 
 def test_malformed_records_score_zero() -> None:
-    assert TASK.score({}, "a, b") == 0.0
-    assert TASK.score({"ground_truth": "a, b, c, d", "groups": "x"}, "a, b, c, d") == 1.0
-    assert TASK.score({"groups": None}, "") == 0.0
+    assert TASK.score({}, "a, b").score == 0.0
+    assert TASK.score({"ground_truth": "a, b, c, d", "groups": "x"}, "a, b, c, d").score == 1.0
+    assert TASK.score({"groups": None}, "").score == 0.0
 
 
 # ---------------------------------------------------------------- determinism

@@ -151,7 +151,7 @@ def test_reference_scores_one(index: int) -> None:
     checks.assert_reference_scores_one(TASK, [rec])
     reply = TASK.reference(rec)
     without_field = {"ground_truth": rec["ground_truth"], "subtask": rec["subtask"]}
-    assert TASK.score(without_field, reply) == 1.0  # the ground truth alone is enough
+    assert TASK.score(without_field, reply).score == 1.0  # the ground truth alone is enough
 
 
 def test_drawn_instructions_are_compatible() -> None:
@@ -192,9 +192,9 @@ def test_breaking_one_instruction_gives_documented_partial_credit() -> None:
         for dropped in range(len(instructions)):
             rest = instructions[:dropped] + instructions[dropped + 1 :]
             reply = compose(rest)
-            if TASK.score({**rec, "instructions": [instructions[dropped]]}, reply) == 0.0:
+            if TASK.score({**rec, "instructions": [instructions[dropped]]}, reply).score == 0.0:
                 k = len(instructions)
-                assert TASK.score(rec, reply) == pytest.approx((k - 1) / k / 2)
+                assert TASK.score(rec, reply).score == pytest.approx((k - 1) / k / 2)
                 tried += 1
     assert tried >= 20
 
@@ -202,11 +202,15 @@ def test_breaking_one_instruction_gives_documented_partial_credit() -> None:
 def test_typical_wrong_answers_score_below_one() -> None:
     for rec in RECORDS:
         reference = TASK.reference(rec)
-        assert TASK.score(rec, "") == 0.0
-        assert TASK.score(rec, "<think>" + reference) == 0.0  # cut off while thinking
-        assert TASK.score(rec, "I cannot help with that.") < 1.0 or len(rec["instructions"]) == 1
+        assert TASK.score(rec, "").score == 0.0
+        assert TASK.score(rec, "<think>" + reference).score == 0.0  # cut off while thinking
+        assert (
+            TASK.score(rec, "I cannot help with that.").score < 1.0 or len(rec["instructions"]) == 1
+        )
     # The passage handed back unchanged breaks most instruction sets.
-    unchanged = [TASK.score(rec, read_prompt(q.prompt)[1]) for q, rec in zip(QUESTIONS, RECORDS)]
+    unchanged = [
+        TASK.score(rec, read_prompt(q.prompt)[1]).score for q, rec in zip(QUESTIONS, RECORDS)
+    ]
     assert sum(s < 1.0 for s in unchanged) >= 48
 
 
@@ -216,16 +220,16 @@ def test_one_instruction_score_is_all_or_nothing() -> None:
         "subtask": "summarise",
         "instructions": [{"kind": "no_comma"}],
     }
-    assert TASK.score(rec, "No commas here.") == 1.0
-    assert TASK.score(rec, "Commas, here.") == 0.0
+    assert TASK.score(rec, "No commas here.").score == 1.0
+    assert TASK.score(rec, "Commas, here.").score == 0.0
     three = {
         **rec,
         "instructions": [{"kind": "no_comma"}, {"kind": "title"}, {"kind": "quotation"}],
     }
-    assert TASK.score(three, "Commas, here.") == 0.0
-    assert TASK.score(three, "No commas here.") == pytest.approx(1 / 6)
-    assert TASK.score(three, "<<T>> No commas here.") == pytest.approx(1 / 3)
-    assert TASK.score(three, '"<<T>> No commas here."') == 1.0
+    assert TASK.score(three, "Commas, here.").score == 0.0
+    assert TASK.score(three, "No commas here.").score == pytest.approx(1 / 6)
+    assert TASK.score(three, "<<T>> No commas here.").score == pytest.approx(1 / 3)
+    assert TASK.score(three, '"<<T>> No commas here."').score == 1.0
 
 
 @pytest.mark.parametrize("index", INDICES[:16])
@@ -240,14 +244,14 @@ def test_reasonable_wrappers_of_the_reference_score_one(index: int) -> None:
         reply + "\n\n  ",
         reply.replace("\n", "\r\n"),
     ):
-        assert TASK.score(rec, variant) == 1.0, variant
+        assert TASK.score(rec, variant).score == 1.0, variant
 
 
 def test_malformed_records_score_zero() -> None:
-    assert TASK.score({"ground_truth": "not json", "subtask": "story"}, "text") == 0.0
-    assert TASK.score({"ground_truth": "{}", "subtask": "story"}, "text") == 0.0
-    assert TASK.score({"ground_truth": "[]", "subtask": "story"}, "text") == 0.0
-    assert TASK.score({"ground_truth": "[1]", "subtask": "story"}, "text") == 0.0
+    assert TASK.score({"ground_truth": "not json", "subtask": "story"}, "text").score == 0.0
+    assert TASK.score({"ground_truth": "{}", "subtask": "story"}, "text").score == 0.0
+    assert TASK.score({"ground_truth": "[]", "subtask": "story"}, "text").score == 0.0
+    assert TASK.score({"ground_truth": "[1]", "subtask": "story"}, "text").score == 0.0
 
 
 @settings(max_examples=150, deadline=None)
@@ -284,7 +288,7 @@ def test_uses_given_sources() -> None:
         q = make(i, sources=sources)
         assert "The tram climbed the hill" in q.prompt
         assert "short" not in read_prompt(q.prompt)[1].split()
-        assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+        assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
 
 
 def test_registered() -> None:

@@ -111,7 +111,7 @@ def test_alternative_formats_score_one() -> None:
             f"After all moves the robot is at ({x}, {y})",
             f"<solution>The robot stops at ({x}, {y}) facing north.</solution>",
         ]:
-            assert TASK.score(rec, answer) == 1.0, (index, answer)
+            assert TASK.score(rec, answer).score == 1.0, (index, answer)
 
 
 def test_wrong_answers_score_zero() -> None:
@@ -131,7 +131,7 @@ def test_wrong_answers_score_zero() -> None:
         if x != y:
             wrong.append(f"<solution>({y}, {x})</solution>")
         for answer in wrong:
-            assert TASK.score(rec, answer) == 0.0, (index, answer)
+            assert TASK.score(rec, answer).score == 0.0, (index, answer)
 
 
 def test_read_position() -> None:
@@ -169,6 +169,6 @@ def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>(1, 2)</solution>") == 0.0
-    assert TASK.score({"ground_truth": None}, "(1, 2)") == 0.0
-    assert TASK.score("not a dict", "(1, 2)") == 0.0  # type: ignore[arg-type]
+    assert TASK.score({}, "<solution>(1, 2)</solution>").score == 0.0
+    assert TASK.score({"ground_truth": None}, "(1, 2)").score == 0.0
+    assert TASK.score("not a dict", "(1, 2)").score == 0.0  # type: ignore[arg-type]

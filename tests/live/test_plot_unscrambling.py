@@ -32,7 +32,7 @@ def make(index: int, release: str = RELEASE) -> Question:
 
 
 def score(q: Question, answer: str) -> float:
-    return TASK.score(record(q), answer)
+    return TASK.score(record(q), answer).score
 
 
 def sentences(q: Question) -> list[str]:
@@ -171,8 +171,8 @@ def test_wrong_or_empty_answers() -> None:
         assert score(q, text) <= 1 / n
     # Numbers that are not a permutation of the labels are not read as numbers.
     assert score(q, "<solution>1, 1, 2</solution>") == 0.0
-    assert TASK.score({}, "x") == 0.0
-    assert TASK.score({"ground_truth": 5}, "5") == 0.0
+    assert TASK.score({}, "x").score == 0.0
+    assert TASK.score({"ground_truth": 5}, "5").score == 0.0
 
 
 # ---------------------------------------------------------------- sources
@@ -189,7 +189,7 @@ def test_sources_paragraphs_are_used() -> None:
     sources = Sources(texts={"story.txt": "Too short.\n\n" + story})
     q = TASK.generate(question_rng(RELEASE, "plot_unscrambling", 3), sources)
     assert q.ground_truth == "\n".join(split_sentences(story))
-    assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+    assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
     two_sentences = Sources(texts={"a.txt": ("word " * 45).strip() + ". And more words here."})
     with pytest.raises(UserError, match="plot_unscrambling"):
         TASK.generate(question_rng(RELEASE, "plot_unscrambling", 3), two_sentences)

@@ -154,7 +154,7 @@ def test_partial_credit_is_the_documented_formula() -> None:
             "shown order": (sorted(order), 1 - levenshtein(sorted(order), order) / n),
         }
         for name, (given_order, expected) in cases.items():
-            s = TASK.score(record(q), f"<solution>{', '.join(given_order)}</solution>")
+            s = TASK.score(record(q), f"<solution>{', '.join(given_order)}</solution>").score
             assert s == pytest.approx(expected), (name, given_order, order)
             assert s < 1.0
         assert cases["swap"][1] > cases["two swaps"][1]
@@ -168,7 +168,7 @@ def test_score_matches_an_independent_levenshtein(answer: list[str], index: int)
     labels = set(q.fields["labels"])
     kept = [a for a in answer if a in labels]
     expected = 0.0 if not kept else max(0.0, 1 - levenshtein(kept, order) / len(order))
-    s = TASK.score(record(q), f"<solution>{', '.join(answer)}</solution>")
+    s = TASK.score(record(q), f"<solution>{', '.join(answer)}</solution>").score
     assert s == pytest.approx(expected)
 
 
@@ -192,14 +192,14 @@ def test_alternative_formats_score_one() -> None:
             "\n".join(f"{k}. {o}" for k, o in enumerate(order, 1)),
         ]
         for text in variants:
-            assert TASK.score(record(q), f"<solution>{text}</solution>") == 1.0, text
-        assert TASK.score(record(q), f"The order is:\n\nAnswer: {', '.join(order)}") == 1.0
+            assert TASK.score(record(q), f"<solution>{text}</solution>").score == 1.0, text
+        assert TASK.score(record(q), f"The order is:\n\nAnswer: {', '.join(order)}").score == 1.0
 
 
 def test_non_answers_score_zero() -> None:
     q = make(0)
     for text in ("", "I am not sure.", "<solution></solution>", "<solution>1, 2, 3</solution>"):
-        assert TASK.score(record(q), text) == 0.0
+        assert TASK.score(record(q), text).score == 0.0
 
 
 def test_parse_order_keeps_only_capital_labels_in_prose() -> None:
@@ -242,10 +242,11 @@ def test_score_never_raises(text: str) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>A, B</solution>") == 0.0
-    assert TASK.score({"ground_truth": "not json"}, "<solution>A</solution>") == 0.0
-    assert TASK.score({"ground_truth": "[1, 2]"}, "<solution>A</solution>") == 0.0
+    assert TASK.score({}, "<solution>A, B</solution>").score == 0.0
+    assert TASK.score({"ground_truth": "not json"}, "<solution>A</solution>").score == 0.0
+    assert TASK.score({"ground_truth": "[1, 2]"}, "<solution>A</solution>").score == 0.0
     assert (
-        TASK.score({"ground_truth": '["A"]', "labels": [1, None]}, "<solution>A</solution>") == 0.0
+        TASK.score({"ground_truth": '["A"]', "labels": [1, None]}, "<solution>A</solution>").score
+        == 0.0
     )
-    assert TASK.score({"ground_truth": '["B", "A"]'}, "<solution>B, A</solution>") == 1.0
+    assert TASK.score({"ground_truth": '["B", "A"]'}, "<solution>B, A</solution>").score == 1.0

@@ -8,10 +8,12 @@ import pytest
 from cli_helpers import ladderbench, read_jsonl
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
 from ladderbench.live import registry
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.release import Store, build, refresh
 from ladderbench.live.suite import LiveSuite
+from ladderbench.registry import Registry
 
 
 class ToyAdd(Task):
@@ -27,7 +29,8 @@ class ToyAdd(Task):
         )
 
     def score(self, record, response):
-        return float(extract_answer(response) == record["ground_truth"])
+        answer = extract_answer(response)
+        return verdict(answer, float(answer == record["ground_truth"]))
 
 
 class ToyEcho(ToyAdd):
@@ -43,11 +46,13 @@ class ToyEcho(ToyAdd):
 
 @pytest.fixture
 def toy_tasks(monkeypatch):
-    monkeypatch.setattr(registry, "_TASKS", {"toy_add": ToyAdd(), "toy_echo": ToyEcho()})
-    monkeypatch.setattr(registry, "tasks", lambda: dict(registry._TASKS))
+    toys = Registry("live task")
+    toys.add("toy_add", ToyAdd())
+    toys.add("toy_echo", ToyEcho())
+    monkeypatch.setattr(registry, "TASKS", toys)
     import ladderbench.live.release as release
 
-    monkeypatch.setattr(release, "all_tasks", lambda: dict(registry._TASKS))
+    monkeypatch.setattr(release, "all_tasks", toys.items)
 
 
 def files_of(folder):

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from ladderbench.errors import UserError
-from ladderbench.live import sandbox
-from ladderbench.live.sandbox import Limits, isolation, outputs_match, run_function, run_tests
+from ladderbench.execution import sandbox
+from ladderbench.execution.sandbox import Limits, isolation, outputs_match, run_function, run_tests
 
 FAST = Limits(cpu_seconds=1, wall_seconds=3.0)
 ISO = isolation()
@@ -72,9 +72,8 @@ def host_unharmed(monkeypatch: pytest.MonkeyPatch):
 def unsafe_only_without_namespaces():
     """Where the machine cannot make namespaces, the tests still run (the rest of the sandbox
     holds); the tests that need namespaces are skipped."""
-    sandbox.set_unsafe_allowed(not ISO.namespaces)
-    yield
-    sandbox.set_unsafe_allowed(False)
+    with sandbox.unsafe_allowed(not ISO.namespaces):
+        yield
 
 
 def check(code: str, tests=SQUARE, **kwargs):
@@ -336,16 +335,13 @@ def test_refuses_without_network_isolation(monkeypatch: pytest.MonkeyPatch) -> N
     tail = (*tail, "--") if tail else ()
     plain = sandbox.Isolation(tail, False, ISO.drop_to, "unshare --net failed: not permitted")
     monkeypatch.setattr(sandbox, "_ISOLATION", plain)
-    sandbox.set_unsafe_allowed(False)
-    with pytest.raises(UserError) as info:
+    with sandbox.unsafe_allowed(False), pytest.raises(UserError) as info:
         check("def f(x):\n    return x * x\n")
     assert "\n" not in str(info.value) and "--unsafe-allow-code" in str(info.value)
-    assert check("def f(x):\n    return x * x\n", allow_unsafe=True).passed
-    sandbox.set_unsafe_allowed(True)
-    try:
+    with sandbox.unsafe_allowed(False):
+        assert check("def f(x):\n    return x * x\n", allow_unsafe=True).passed
+    with sandbox.unsafe_allowed(True):
         assert check("def f(x):\n    return x * x\n").passed
         assert not check("import os\ndef f(x):\n    os.kill(os.getppid(), 9)\n").passed
-    finally:
-        sandbox.set_unsafe_allowed(False)
-    with pytest.raises(UserError):
+    with sandbox.unsafe_allowed(False), pytest.raises(UserError):
         check("def f(x):\n    return x * x\n")

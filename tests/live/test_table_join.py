@@ -172,7 +172,7 @@ def test_reasonable_formats_score_one() -> None:
         f"<solution>\n{colons}\n</solution>",
         f"<think>maybe {{}}</think><solution>{json.dumps(m)}</solution>",
     ):
-        assert TASK.score(rec, reply) == 1.0, reply
+        assert TASK.score(rec, reply).score == 1.0, reply
 
 
 def f1(hits: int, predicted: int, truth: int) -> float:
@@ -186,25 +186,25 @@ def test_partial_credit_is_f1() -> None:
         items = list(m.items())
         n = len(items)
         one_missing = dict(items[:-1])
-        assert TASK.score(rec, f"<solution>{json.dumps(one_missing)}</solution>") == pytest.approx(
-            f1(n - 1, n - 1, n)
-        )
+        assert TASK.score(
+            rec, f"<solution>{json.dumps(one_missing)}</solution>"
+        ).score == pytest.approx(f1(n - 1, n - 1, n))
         spare_a = next(c for c in rec["left_columns"] if c not in m)
         spare_b = next(c for c in rec["right_columns"] if c not in m.values())
         extra = {**m, spare_a: spare_b}
-        assert TASK.score(rec, f"<solution>{json.dumps(extra)}</solution>") == pytest.approx(
+        assert TASK.score(rec, f"<solution>{json.dumps(extra)}</solution>").score == pytest.approx(
             f1(n, n + 1, n)
         )
         swapped = dict(m)
         (a1, b1), (a2, b2) = items[0], items[1]
         swapped[a1], swapped[a2] = b2, b1
-        assert TASK.score(rec, f"<solution>{json.dumps(swapped)}</solution>") == pytest.approx(
-            f1(n - 2, n, n) if n > 2 else 0.0
-        )
+        assert TASK.score(
+            rec, f"<solution>{json.dumps(swapped)}</solution>"
+        ).score == pytest.approx(f1(n - 2, n, n) if n > 2 else 0.0)
         by_name = {a: rec["right_columns"][0] for a in rec["left_columns"]}
-        assert TASK.score(rec, f"<solution>{json.dumps(by_name)}</solution>") < 0.5
+        assert TASK.score(rec, f"<solution>{json.dumps(by_name)}</solution>").score < 0.5
         for bad in ("{}", "no idea", "", "[1, 2]", '{"x": "y"}'):
-            assert TASK.score(rec, f"<solution>{bad}</solution>") == 0.0
+            assert TASK.score(rec, f"<solution>{bad}</solution>").score == 0.0
 
 
 # ------------------------------------------------------------ sources
@@ -225,7 +225,7 @@ def test_sources_are_drawn_from() -> None:
         q = make(i, sources=sources)
         rec = record(q)
         assert rec["table_name"] == "s.csv"
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
         assert solve(q.prompt) == rec["mapping"], q.prompt
 
 
@@ -277,7 +277,7 @@ def test_score_never_raises_on_mappings(m: dict) -> None:
 def test_pathological_answers_score_zero() -> None:
     rec = RECORDS[0]
     for reply in ("[" * 50_000, "<solution>" + "{" * 50_000 + "</solution>", "{" + "}" * 9):
-        assert TASK.score(rec, reply) == 0.0
+        assert TASK.score(rec, reply).score == 0.0
 
 
 def test_sources_without_two_different_columns() -> None:

@@ -119,7 +119,7 @@ def test_table_rederived_from_prompt_and_pandas_writers_accepted() -> None:
         assert rows == rec["rows"], q.subtask
         assert 6 <= len(rows) <= 15 and 4 <= len(columns) <= 7
         answer = pandas_answer(target, columns, rows)
-        assert TASK.score(rec, f"<solution>\n{answer}\n</solution>") == 1.0, q.subtask
+        assert TASK.score(rec, f"<solution>\n{answer}\n</solution>").score == 1.0, q.subtask
         seen.add(target)
     assert seen == set(FORMATS)
 
@@ -158,44 +158,44 @@ def test_reasonable_wrappings_score_one(target: str) -> None:
         f"<solution>{text.replace(chr(10), chr(13) + chr(10))}</solution>",
         f"<answer>\n{text}\n</answer>",
     ):
-        assert TASK.score(rec, reply) == 1.0, reply[:80]
+        assert TASK.score(rec, reply).score == 1.0, reply[:80]
 
 
 def test_format_specific_alternatives_score_one() -> None:
     rec = rec_for("json_records")
     objs = [dict(zip(rec["columns"], row)) for row in rec["rows"]]
     compact = json.dumps(objs, separators=(",", ":"))
-    assert TASK.score(rec, f"<solution>{compact}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{compact}</solution>").score == 1.0
     as_python = repr(objs)  # single quotes, None
-    assert TASK.score(rec, f"<solution>{as_python}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{as_python}</solution>").score == 1.0
     numbers_as_text = [{k: (str(v) if v is not None else v) for k, v in o.items()} for o in objs]
-    assert TASK.score(rec, f"<solution>{json.dumps(numbers_as_text)}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{json.dumps(numbers_as_text)}</solution>").score == 1.0
     reordered = [dict(reversed(list(o.items()))) for o in objs]
-    assert TASK.score(rec, f"<solution>{json.dumps(reordered)}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{json.dumps(reordered)}</solution>").score == 1.0
 
     rec = rec_for("json_index")
     obj = {str(i + 1): dict(zip(rec["columns"], row)) for i, row in enumerate(rec["rows"])}
-    assert TASK.score(rec, f"<solution>{json.dumps(obj, indent=2)}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{json.dumps(obj, indent=2)}</solution>").score == 1.0
 
     rec = rec_for("csv")
     frame = pd.DataFrame(rec["rows"], columns=rec["columns"])
     with_index = frame.to_csv()  # pandas' unnamed index column
-    assert TASK.score(rec, f"<solution>{with_index}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{with_index}</solution>").score == 1.0
     quoted_all = frame.to_csv(index=False, quoting=csv.QUOTE_ALL)
-    assert TASK.score(rec, f"<solution>{quoted_all}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{quoted_all}</solution>").score == 1.0
 
     rec = rec_for("markdown")
     bare = "\n".join(line.strip().strip("|") for line in answer("markdown").splitlines())
-    assert TASK.score(rec, f"<solution>{bare}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{bare}</solution>").score == 1.0
 
     rec = rec_for("html")
     no_head = answer("html").replace("<thead>", "").replace("</thead>", "")
     no_head = no_head.replace("<th>", "<td>").replace("</th>", "</td>")
-    assert TASK.score(rec, f"<solution>{no_head}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{no_head}</solution>").score == 1.0
     with_index = pd.DataFrame(rec["rows"], columns=rec["columns"]).to_html(
         float_format=lambda x: repr(float(x))
     )
-    assert TASK.score(rec, f"<solution>{with_index}</solution>") == 1.0
+    assert TASK.score(rec, f"<solution>{with_index}</solution>").score == 1.0
 
 
 def _changed(value):
@@ -225,7 +225,7 @@ def test_near_misses_score_zero(target: str) -> None:
         "",
         "I cannot do this.",
     ):
-        assert TASK.score(rec, f"<solution>{bad}</solution>") == 0.0, bad[:80]
+        assert TASK.score(rec, f"<solution>{bad}</solution>").score == 0.0, bad[:80]
 
 
 def test_unquoted_csv_scores_zero() -> None:
@@ -234,7 +234,7 @@ def test_unquoted_csv_scores_zero() -> None:
         ",".join("" if v is None else str(v) for v in row) for row in [rec["columns"], *rec["rows"]]
     )
     has_comma = any(isinstance(v, str) and "," in v for row in rec["rows"] for v in row)
-    assert TASK.score(rec, f"<solution>{sloppy}</solution>") == (0.0 if has_comma else 1.0)
+    assert TASK.score(rec, f"<solution>{sloppy}</solution>").score == (0.0 if has_comma else 1.0)
 
 
 def test_float_tolerance() -> None:
@@ -242,11 +242,13 @@ def test_float_tolerance() -> None:
     j = next(i for i, v in enumerate(rec["rows"][0]) if isinstance(v, float))
     rows = [list(r) for r in rec["rows"]]
     rows[0][j] = rows[0][j] * (1 + 1e-9)
-    assert TASK.score(rec, f"<solution>{render('json_records', rec['columns'], rows)}</solution>")
+    assert TASK.score(
+        rec, f"<solution>{render('json_records', rec['columns'], rows)}</solution>"
+    ).score
     rows[0][j] = rec["rows"][0][j] * (1 + 1e-4)
     assert not TASK.score(
         rec, f"<solution>{render('json_records', rec['columns'], rows)}</solution>"
-    )
+    ).score
 
 
 # ------------------------------------------------------------ sources
@@ -267,7 +269,7 @@ def test_sources_are_drawn_from() -> None:
         q = make(i, sources=sources)
         rec = record(q)
         names.add(rec["table_name"])
-        assert TASK.score(rec, TASK.reference(rec)) == 1.0, q.subtask
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0, q.subtask
         assert len(rec["rows"]) == 4 and 4 <= len(rec["columns"]) <= 6
     assert names == {"a.csv", "b.csv"}
 

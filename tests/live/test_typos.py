@@ -33,7 +33,7 @@ def make(index: int, release: str = RELEASE) -> Question:
 
 
 def score(q: Question, answer: str) -> float:
-    return TASK.score(record(q), answer)
+    return TASK.score(record(q), answer).score
 
 
 @cache
@@ -174,9 +174,9 @@ def test_near_misses_score_zero() -> None:
 
 
 def test_score_tolerates_malformed_records() -> None:
-    assert TASK.score({}, "<solution>x</solution>") == 0.0
-    assert TASK.score({"ground_truth": ""}, "<solution></solution>") == 0.0
-    assert TASK.score({"ground_truth": None}, "None") == 0.0
+    assert TASK.score({}, "<solution>x</solution>").score == 0.0
+    assert TASK.score({"ground_truth": ""}, "<solution></solution>").score == 0.0
+    assert TASK.score({"ground_truth": None}, "None").score == 0.0
 
 
 # ---------------------------------------------------------------- determinism
@@ -200,7 +200,7 @@ def test_sources_are_used() -> None:
     )
     q = TASK.generate(question_rng(RELEASE, "typos", 0), Sources(texts={"a.txt": text}))
     assert q.ground_truth == text
-    assert TASK.score(record(q), TASK.reference(record(q))) == 1.0
+    assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
 
 
 # ---------------------------------------------------------------- robustness
@@ -215,5 +215,5 @@ def test_score_never_raises(text: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(st.text(max_size=200))
 def test_score_never_raises_inside_tags(text: str) -> None:
-    s = TASK.score(record(make(3)), f"<solution>{text}</solution>")
+    s = TASK.score(record(make(3)), f"<solution>{text}</solution>").score
     assert s in (0.0, 1.0)

@@ -145,13 +145,13 @@ def test_alternative_formats_score_one() -> None:
     for index in range(16):
         q = make(index)
         for variant in _variants(q.ground_truth.split(", ")):
-            assert TASK.score(record(q), variant) == 1.0, (index, variant)
+            assert TASK.score(record(q), variant).score == 1.0, (index, variant)
 
 
 def test_true_false_words_are_read_when_no_yes_no_is_given() -> None:
     rec = {"ground_truth": "yes, no, unknown", "subtask": "chain"}
-    assert TASK.score(rec, "<solution>truthful, liar, unknown</solution>") == 1.0
-    assert TASK.score(rec, "<solution>true, false, undetermined</solution>") == 1.0
+    assert TASK.score(rec, "<solution>truthful, liar, unknown</solution>").score == 1.0
+    assert TASK.score(rec, "<solution>true, false, undetermined</solution>").score == 1.0
 
 
 def test_fraction_correct() -> None:
@@ -161,20 +161,22 @@ def test_fraction_correct() -> None:
         truth = rec["ground_truth"].split(", ")
         for n_wrong in range(4):
             answer = truth[: 3 - n_wrong] + [flip[t] for t in truth[3 - n_wrong :]]
-            got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>")
+            got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>").score
             assert got == pytest.approx((3 - n_wrong) / 3), (index, answer)
 
 
 def test_wrong_shapes_score_below_one() -> None:
     rec = {"ground_truth": "yes, no, unknown", "subtask": "chain"}
-    assert TASK.score(rec, "") == 0.0
-    assert TASK.score(rec, "I can't help with that") == pytest.approx(0.0)
-    assert TASK.score(rec, "<solution>yes, no, unknown, yes</solution>") == 0.0  # too many
-    assert TASK.score(rec, "<solution>yes, no</solution>") == pytest.approx(2 / 3)  # one missing
-    assert TASK.score(rec, "<solution>yes, yes, yes</solution>") == pytest.approx(1 / 3)
-    assert TASK.score(rec, "<solution>yes, no, yes</solution>") == pytest.approx(2 / 3)
+    assert TASK.score(rec, "").score == 0.0
+    assert TASK.score(rec, "I can't help with that").score == pytest.approx(0.0)
+    assert TASK.score(rec, "<solution>yes, no, unknown, yes</solution>").score == 0.0  # too many
+    assert TASK.score(rec, "<solution>yes, no</solution>").score == pytest.approx(
+        2 / 3
+    )  # one missing
+    assert TASK.score(rec, "<solution>yes, yes, yes</solution>").score == pytest.approx(1 / 3)
+    assert TASK.score(rec, "<solution>yes, no, yes</solution>").score == pytest.approx(2 / 3)
     retracted = "<solution>yes, no, unknown</solution> Hmm, no: <solution>no, no, no</solution>"
-    assert TASK.score(rec, retracted) == pytest.approx(1 / 3)
+    assert TASK.score(rec, retracted).score == pytest.approx(1 / 3)
 
 
 def test_deterministic() -> None:
@@ -203,5 +205,5 @@ def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>yes, no, yes</solution>") == 0.0
-    assert TASK.score({"ground_truth": None}, "<solution>yes</solution>") == 0.0
+    assert TASK.score({}, "<solution>yes, no, yes</solution>").score == 0.0
+    assert TASK.score({"ground_truth": None}, "<solution>yes</solution>").score == 0.0

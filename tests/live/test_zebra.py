@@ -236,7 +236,7 @@ def test_alternative_formats_score_one() -> None:
     for index in range(16):
         q = make(index)
         for variant in _variants(q.ground_truth.split(", ")):
-            assert TASK.score(record(q), variant) == 1.0, (index, variant)
+            assert TASK.score(record(q), variant).score == 1.0, (index, variant)
 
 
 def test_partial_credit_is_documented_formula() -> None:
@@ -253,7 +253,7 @@ def test_partial_credit_is_documented_formula() -> None:
         for n_wrong in range(k + 1):
             answer = truth[: k - n_wrong] + wrong[k - n_wrong :]
             expected = (float(n_wrong == 0) + (k - n_wrong) / k) / 2
-            got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>")
+            got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>").score
             assert got == pytest.approx(expected), (index, answer)
 
 
@@ -270,12 +270,12 @@ def test_wrong_shapes_score_below_one() -> None:
         "<solution>" + ", ".join(reversed(truth)) + "</solution>",
     ]
     for answer in bad:
-        assert TASK.score(rec, answer) < 1.0, answer
-    assert TASK.score(rec, bad[3]) == 0.0
+        assert TASK.score(rec, answer).score < 1.0, answer
+    assert TASK.score(rec, bad[3]).score == 0.0
     assert (
         TASK.score(
             rec, "<solution>" + ", ".join(truth) + "</solution> no wait <solution>x</solution>"
-        )
+        ).score
         == 0.0
     )
 
@@ -306,5 +306,5 @@ def test_score_never_raises_on_answer_like_text(parts: list[str]) -> None:
 
 
 def test_malformed_record_scores_zero() -> None:
-    assert TASK.score({}, "<solution>a, b, c</solution>") == 0.0
-    assert TASK.score({"ground_truth": 3, "asked": None}, "x") == 0.0
+    assert TASK.score({}, "<solution>a, b, c</solution>").score == 0.0
+    assert TASK.score({"ground_truth": 3, "asked": None}, "x").score == 0.0

@@ -5,9 +5,10 @@ import json
 import pytest
 
 from cli_helpers import ladderbench, read_jsonl
+from ladderbench.items import Item
 from ladderbench.puzzles.export import manifest_for, render
 from ladderbench.puzzles.registry import families
-from ladderbench.puzzles.suite import V1_CELLS, PuzzleSuite, grade_puzzle, secret_seed
+from ladderbench.puzzles.suite import V1_CELLS, PuzzleSuite, score_puzzle, secret_seed
 from ladderbench.ranges import parse_ranges
 
 GOLDEN = json.loads(
@@ -147,4 +148,5 @@ def test_secret_seeds_never_appear_in_output(tmp_path):
     ],
 )
 def test_grading_reuses_the_extraction_module(response, passed):
-    assert grade_puzzle("sudoku", "1234/3412/2143/4321", response).passed is passed
+    item = Item(id="s", prompt="", expected="1234/3412/2143/4321", reference="", family="sudoku")
+    assert score_puzzle(item, response).passed is passed

@@ -18,6 +18,7 @@ from typing import Any
 
 from ladderbench.analysis.summary import NOISE_POINTS
 from ladderbench.errors import UserError
+from ladderbench.summaries import LevelSummary, Summary, TierSummary
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -56,9 +57,9 @@ def load_classes(path: Path) -> dict[str, str]:
     return classes
 
 
-def class_of(summary: dict[str, Any], classes: dict[str, str]) -> str | None:
-    label = f"{summary.get('adapter')}:{summary.get('model')}"
-    return classes.get(label) or classes.get(str(summary.get("model")))
+def class_of(summary: Summary, classes: dict[str, str]) -> str | None:
+    label = f"{summary.adapter}:{summary.model}"
+    return classes.get(label) or classes.get(str(summary.model))
 
 
 @dataclass
@@ -69,15 +70,11 @@ class TierVerdict:
     why: str
 
 
-def _clears(summaries: list[dict[str, Any]], tier: int) -> list[bool]:
-    return [
-        bool(s["byTier"][str(tier)]["cleared"])
-        for s in summaries
-        if str(tier) in s.get("byTier", {})
-    ]
+def _clears(summaries: list[TierSummary], tier: int) -> list[bool]:
+    return [bool(s.by_tier[str(tier)].cleared) for s in summaries if str(tier) in s.by_tier]
 
 
-def calibrate_tiers(by_class: dict[str, list[dict[str, Any]]]) -> list[TierVerdict]:
+def calibrate_tiers(by_class: dict[str, list[TierSummary]]) -> list[TierVerdict]:
     verdicts = []
     for tier, claimed in TIER_CLASS.items():
         below = CLASSES[CLASSES.index(claimed) - 1] if claimed else "frontier"
@@ -109,17 +106,17 @@ class LevelCheck:
     rises: list[str] = field(default_factory=list)
 
 
-def calibrate_levels(summaries: list[dict[str, Any]]) -> list[LevelCheck]:
+def calibrate_levels(summaries: list[LevelSummary]) -> list[LevelCheck]:
     """A level is calibrated when no model scores it clearly above the level below."""
-    levels = sorted({int(k) for s in summaries for k in s.get("byLevel", {})})
+    levels = sorted({int(k) for s in summaries for k in s.by_level})
     checks = []
     for lower, upper in pairwise(levels):
         rises = []
         for s in summaries:
-            a, b = s["byLevel"].get(str(lower)), s["byLevel"].get(str(upper))
-            gap = 100 * (b["rate"] - a["rate"]) if a and b and a["n"] and b["n"] else 0.0
+            a, b = s.by_level.get(str(lower)), s.by_level.get(str(upper))
+            gap = 100 * (b.rate - a.rate) if a and b and a.n and b.n else 0.0
             if gap > NOISE_POINTS:
-                rises.append(f"{s.get('adapter')}:{s.get('model')} +{gap:.0f} points")
+                rises.append(f"{s.adapter}:{s.model} +{gap:.0f} points")
         checks.append(LevelCheck(upper, not rises, rises))
     return checks
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ladderbench.grading.scorer import Scorer
+from ladderbench.items import Item, Verdict
+
 
 @dataclass(frozen=True)
 class Question:
@@ -52,9 +55,12 @@ class Task:
     """A live task. Subclass, set ``name`` and ``category``, implement the three methods.
 
     ``generate`` draws every random choice from ``rng`` (sources, when given, are material to draw
-    from, in sorted order). ``score`` maps (record, response) to [0, 1] and never raises: ``record``
-    is the question as written to the release (``ground_truth`` plus the task's ``fields``).
-    ``reference`` is a perfect reply in the prompt's primary format (what the oracle answers).
+    from, in sorted order). ``score`` reads a response to one question and returns its ``Verdict``:
+    ``extracted`` is the text the task actually graded, the score is in [0, 1], and a response or a
+    record it cannot read scores 0 (a raise is a bug, recorded by the runner as an error row).
+    ``record`` is the question as written to the release (``ground_truth`` plus the task's
+    ``fields``); it is the ``record`` of the live suite's ``Item``. ``reference`` is a perfect reply
+    in the prompt's primary format (what the oracle answers).
     """
 
     name: ClassVar[str]
@@ -64,8 +70,16 @@ class Task:
     def generate(self, rng: random.Random, sources: Sources) -> Question:
         raise NotImplementedError
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         raise NotImplementedError
+
+    def scorer(self) -> Scorer:
+        """This task's scorer in the one shape: it reads the question from ``item.record``."""
+
+        def score(item: Item, response: str) -> Verdict:
+            return self.score(item.record, response)
+
+        return score
 
     def reference(self, record: dict[str, Any]) -> str:
         return f"<solution>{record['ground_truth']}</solution>"

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
 from ladderbench.items import Item, ResultRow, Verdict
+from ladderbench.summaries import JudgeStudySummary
 
 JUDGE_PROMPT = """\
 You are checking whether an answer to a question is correct. Compare it with the reference \
@@ -76,10 +78,10 @@ class JudgeStudySuite:
             passed=agrees,
         )
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        summary = summarise(rows, rung="level", group="task", samples=samples)
-        summary["study"] = disagreement(rows)
-        return summary
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> JudgeStudySummary:
+        kept = list(rows)
+        summary = summarise(kept, rung="level", group="task", samples=samples)
+        return JudgeStudySummary.model_validate({**summary, "study": disagreement(kept)})
 
     def settings(self) -> dict[str, Any]:
         return {"answers": len(self.rows)}

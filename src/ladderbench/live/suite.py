@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ladderbench.analysis.live import live_summary
 from ladderbench.errors import UserError
-from ladderbench.grading.extract import extract_answer
+from ladderbench.execution.sandbox import unsafe_allowed
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.live.registry import get_task
 from ladderbench.live.release import Store, check_date
-from ladderbench.suites import register_suite
+from ladderbench.suites import SUITES, SuiteSpec
+from ladderbench.summaries import LiveSummary
+
+
+def summarise_live(rows: Iterable[ResultRow], samples: int) -> LiveSummary:
+    return LiveSummary.model_validate(live_summary(rows, samples))
 
 
 class LiveSuite:
@@ -25,8 +32,10 @@ class LiveSuite:
         names: list[str] | None = None,
         categories: list[str] | None = None,
         limit: int | None = None,
+        unsafe_allow_code: bool = False,
     ) -> None:
         store = Store.load(root)
+        self.unsafe_allow_code = unsafe_allow_code
         self.root = root
         self.release = check_date(release) if release else store.latest
         records = store.active(self.release)
@@ -58,31 +67,48 @@ class LiveSuite:
                 reference=get_task(record["task"]).reference(record),
                 category=record["category"],
                 task=record["task"],
+                record=record,
             )
             for qid, record in self.records.items()
         ]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        record = self.records[item.id]
-        score = get_task(record["task"]).score(record, response)
-        return Verdict(extracted=extract_answer(response), score=score, passed=score >= 1.0)
+        with unsafe_allowed(self.unsafe_allow_code):  # this grade's thread only
+            return get_task(item.task or "").score(item.record, response)
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return live_summary(rows, samples)
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> LiveSummary:
+        return summarise_live(rows, samples)
 
     def settings(self) -> dict[str, Any]:
         return {"liveDir": str(self.root), "release": self.release, "questions": len(self.records)}
 
 
-@register_suite("live")
-def live_suite(
-    live_dir: Path | None = None,
-    release: str | None = None,
-    tasks: list[str] | None = None,
-    categories: list[str] | None = None,
-    limit: int | None = None,
-    **_: Any,
-) -> LiveSuite:
-    if live_dir is None:
+@dataclass(frozen=True)
+class LiveConfig:
+    """The live suite's options (named as the CLI flags); ``unsafe_allow_code`` lets the coding
+    tasks run model-written code where no network namespace can isolate it."""
+
+    live_dir: Path | None = None
+    release: str | None = None
+    tasks: list[str] | None = None
+    categories: list[str] | None = None
+    limit: int | None = None
+    unsafe_allow_code: bool = False
+
+
+def live_suite(c: LiveConfig) -> LiveSuite:
+    if c.live_dir is None:
         raise UserError("--suite live needs --live-dir DIR (made by 'ladderbench live build')")
-    return LiveSuite(live_dir, release, tasks, categories, limit)
+    return LiveSuite(c.live_dir, c.release, c.tasks, c.categories, c.limit, c.unsafe_allow_code)
+
+
+SUITES.add(
+    "live",
+    SuiteSpec(
+        name="live",
+        config=LiveConfig,
+        build=live_suite,
+        summary=LiveSummary,
+        summarise=summarise_live,
+    ),
+)

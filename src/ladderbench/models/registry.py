@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ladderbench.errors import UserError
 from ladderbench.models.base import ModelAdapter
+from ladderbench.registry import Registry
 
 MODEL_SPECS = "local, local:PATH.gguf, openai:NAME, oracle, echo, random"
 
@@ -22,36 +24,60 @@ class EndpointOptions:
     retry_wait: float = 1.0
 
 
+AdapterFactory = Callable[[str, str, EndpointOptions, int], ModelAdapter]
+"""(spec, argument after the colon, endpoint options, seed) -> adapter."""
+
+
+def _baseline(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
+    from ladderbench.models import baselines
+
+    if arg:
+        raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    if spec == "random":
+        return baselines.RandomAdapter("random", seed=seed)
+    return {"oracle": baselines.OracleAdapter, "echo": baselines.EchoAdapter}[spec](spec)
+
+
+def _local(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
+    from ladderbench.models.local import LocalAdapter  # imported only when asked for
+
+    return LocalAdapter(arg or None, seed=seed)
+
+
+def _openai(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
+    from ladderbench.models.openai import OpenAIAdapter
+
+    if not arg:
+        raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
+    if not base_url:
+        raise UserError(
+            f"--model {spec}: no endpoint; pass --base-url (e.g. http://127.0.0.1:8080/v1) "
+            "or set OPENAI_BASE_URL"
+        )
+    return OpenAIAdapter(
+        arg,
+        base_url=base_url,
+        api_key=options.api_key or os.environ.get("OPENAI_API_KEY"),
+        timeout=options.timeout,
+        retries=options.retries,
+        retry_wait=options.retry_wait,
+    )
+
+
+# Adapters that answer without a model: not evidence about any model's ability.
+BASELINES: tuple[str, ...] = ("oracle", "echo", "random")
+
+ADAPTERS: Registry[AdapterFactory] = Registry("model adapter")
+for _kind in BASELINES:
+    ADAPTERS.add(_kind, _baseline)
+ADAPTERS.add("local", _local)
+ADAPTERS.add("openai", _openai)
+
+
 def make_adapter(spec: str, options: EndpointOptions | None = None, seed: int = 0) -> ModelAdapter:
     """Build the adapter a ``--model`` spec names; a bad spec is a one-line UserError."""
-    options = options or EndpointOptions()
     kind, _, arg = spec.partition(":")
-    if kind in ("oracle", "echo", "random") and not arg:
-        from ladderbench.models import baselines
-
-        if kind == "random":
-            return baselines.RandomAdapter("random", seed=seed)
-        return {"oracle": baselines.OracleAdapter, "echo": baselines.EchoAdapter}[kind](kind)
-    if kind == "local":
-        from ladderbench.models.local import LocalAdapter
-
-        return LocalAdapter(arg or None, seed=seed)
-    if kind == "openai" and arg:
-        from ladderbench.models.openai import OpenAIAdapter
-
-        base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
-        if not base_url:
-            raise UserError(
-                f"--model {spec}: no endpoint; pass --base-url (e.g. http://127.0.0.1:8080/v1) "
-                "or set OPENAI_BASE_URL"
-            )
-        api_key = options.api_key or os.environ.get("OPENAI_API_KEY")
-        return OpenAIAdapter(
-            arg,
-            base_url=base_url,
-            api_key=api_key,
-            timeout=options.timeout,
-            retries=options.retries,
-            retry_wait=options.retry_wait,
-        )
-    raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    if kind not in ADAPTERS:
+        raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    return ADAPTERS.get(kind)(spec, arg, options or EndpointOptions(), seed)

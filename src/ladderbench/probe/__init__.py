@@ -6,7 +6,7 @@ unstable cases; ``gate(ledger, report, ...)`` decides whether to trust the grade
 
 from ladderbench.probe.audit import AuditReport, CaseAudit, audit
 from ladderbench.probe.gate import GateResult, gate
-from ladderbench.probe.graders import Grade, builtin_graders, resolve
+from ladderbench.probe.graders import Grade, Grader, builtin_graders, resolve
 from ladderbench.probe.probe import Ledger, LedgerRow, probe
 from ladderbench.probe.rungs import Rung, load_rungs
 
@@ -15,6 +15,7 @@ __all__ = [
     "CaseAudit",
     "GateResult",
     "Grade",
+    "Grader",
     "Ledger",
     "LedgerRow",
     "Rung",

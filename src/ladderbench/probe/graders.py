@@ -1,7 +1,8 @@
 """What the probe can audit: a Python callable, a built-in LadderBench grader, or an LLM judge.
 
-A grader maps (case context, answer) to a score in [0, 1] and a reason. A callable may return a
-number, a ``(score, reason)`` pair, or a mapping with ``score`` and ``reason``.
+Inside the probe every grader is a ``Scorer`` (item, answer) -> ``Verdict``; its explanation is the
+reason. A user's callable keeps its own shape, (case context, answer) -> a number, a
+``(score, reason)`` pair, or a mapping with ``score`` and ``reason``, and is adapted at the edge.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
+from ladderbench.grading.scorer import Scorer
+from ladderbench.items import Item, Verdict
+from ladderbench.registry import Registry
 
 GradeFn = Callable[[dict[str, Any], str], Any]
 
@@ -47,46 +51,41 @@ def coerce(result: Any) -> Grade:
     return Grade(float(score), reason)
 
 
-def _static_choice(case: dict[str, Any], answer: str) -> Grade:
-    from ladderbench.grading.choice import grade_choice
+@dataclass(frozen=True)
+class Grader:
+    """What the probe audits: a name and a scorer of the one shape (see grading/scorer.py)."""
 
-    verdict = grade_choice(answer, case["choices"], case["gold"])
-    read = verdict.extracted or "no letter"
-    return Grade(verdict.score, f"read {read}; gold {case['gold']}")
-
-
-def _puzzle_checker(family: str) -> GradeFn:
-    def grade(case: dict[str, Any], answer: str) -> Grade:
-        from ladderbench.puzzles.suite import grade_puzzle
-
-        verdict = grade_puzzle(family, case["expected"], answer)
-        read = verdict.extracted if verdict.extracted is not None else "no answer"
-        return Grade(verdict.score, f"read {read}; expected {case['expected']}")
-
-    return grade
+    name: str
+    scorer: Scorer
 
 
-def _live_scorer(task: Any) -> GradeFn:
-    def grade(case: dict[str, Any], answer: str) -> Grade:
-        return Grade(task.score(case, answer), "")
+def from_callable(fn: GradeFn, name: str | None = None) -> Grader:
+    """A user's grader in the one shape: it reads the case context from ``item.record``, and what
+    it returns is read by ``coerce`` (a bad value raises ``GraderOutputError``)."""
 
-    return grade
+    def score(item: Item, response: str) -> Verdict:
+        grade = coerce(fn(item.record, response))
+        return Verdict(
+            extracted=None, score=grade.score, passed=grade.score >= 1.0, explanation=grade.reason
+        )
+
+    return Grader(name or str(getattr(fn, "__name__", "grader")), score)
 
 
-def builtin_graders() -> dict[str, GradeFn]:
+def as_grader(grade: Grader | GradeFn) -> Grader:
+    """A built-in grader as it is; any other callable adapted by ``from_callable``."""
+    return grade if isinstance(grade, Grader) else from_callable(grade)
+
+
+GRADERS: Registry[Grader] = Registry("built-in grader", package="ladderbench.probe.builtin")
+
+
+def builtin_graders() -> dict[str, Grader]:
     """Every grader LadderBench itself scores with, by name."""
-    from ladderbench.live.registry import tasks
-    from ladderbench.puzzles.registry import families
-
-    graders: dict[str, GradeFn] = {"static.choice": _static_choice}
-    for name in sorted(families()):
-        graders[f"puzzles.{name}"] = _puzzle_checker(name)
-    for name, task in tasks().items():
-        graders[f"live.{name}"] = _live_scorer(task)
-    return graders
+    return GRADERS.items()
 
 
-def load_callable(spec: str) -> GradeFn:
+def load_callable(spec: str) -> Grader:
     """``module:function`` from the current directory or the installed packages."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
@@ -100,17 +99,16 @@ def load_callable(spec: str) -> GradeFn:
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise UserError(f"--grade {spec!r}: {module_name} has no callable {attr!r}")
-    return fn
+    return from_callable(fn, spec)
 
 
-def resolve(spec: str) -> GradeFn:
+def resolve(spec: str) -> Grader:
     """A built-in grader by name, or a callable by ``module:function``."""
     if ":" in spec:
         return load_callable(spec)
-    known = builtin_graders()
-    if spec not in known:
+    if spec not in GRADERS:
         raise UserError(
             f"--grade {spec!r}: no such built-in grader; use module:function or one of "
-            f"{', '.join(known)}"
+            f"{', '.join(GRADERS.names())}"
         )
-    return known[spec]
+    return GRADERS.get(spec)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from ladderbench.errors import UserError
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.probe.probe import Ledger, ledger_from_scores
 from ladderbench.probe.rungs import Rung
+from ladderbench.summaries import LevelSummary
 
 DEFAULT_JUDGE_PROMPT = """\
 You are grading an answer to a question. Judge only whether the answer is correct with \
@@ -119,8 +121,10 @@ class JudgeSuite:
             passed=score is not None,
         )
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return summarise(rows, rung="level", group="category", samples=samples)
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> LevelSummary:
+        return LevelSummary.model_validate(
+            summarise(rows, rung="level", group="category", samples=samples)
+        )
 
     def settings(self) -> dict[str, Any]:
         return {"rungs": len(self.rungs)}

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ladderbench.probe.graders import GradeFn, coerce
+from ladderbench.items import Item
+from ladderbench.probe.graders import GradeFn, Grader, as_grader
 from ladderbench.probe.rungs import Rung
 
 
@@ -76,24 +77,43 @@ def _row(rung: Rung) -> LedgerRow:
     return LedgerRow(rung.case_id, rung.level, rung.answer, rung.defect, rung.evidence)
 
 
-def probe(rungs: Iterable[Rung], grade: GradeFn, repeats: int = 3, name: str = "") -> Ledger:
-    """Grade each rung ``repeats`` times; an exception or a bad score is recorded, not raised."""
+def case_item(rung: Rung) -> Item:
+    """A rung's case as the item a scorer reads: the gold answer (``gold``, ``expected`` or
+    ``ground_truth``, whichever the ladder gives), the choices, and the whole context as record."""
+    context = {**rung.context, "case_id": rung.case_id}
+    gold = next((context[k] for k in ("gold", "expected", "ground_truth") if k in context), "")
+    return Item(
+        id=rung.case_id,
+        prompt=str(context.get("question", "")),
+        expected=str(gold),
+        reference="",
+        choices=tuple(str(c) for c in context.get("choices") or ()),
+        record=context,
+    )
+
+
+def probe(
+    rungs: Iterable[Rung], grade: Grader | GradeFn, repeats: int = 3, name: str = ""
+) -> Ledger:
+    """Grade each rung ``repeats`` times; an exception or a bad score is recorded, not raised
+    (auditing graders is the probe's job, so a crash is a finding here, never a score)."""
     if repeats < 1:
         raise ValueError("repeats must be at least 1")
+    grader = as_grader(grade)
     rows = []
     for rung in rungs:
         row = _row(rung)
-        context = {**rung.context, "case_id": rung.case_id}
+        item = case_item(rung)
         for _ in range(repeats):
             try:
-                result = coerce(grade(context, rung.answer))
+                verdict = grader.scorer(item, rung.answer)
             except Exception as exc:
                 row.error = f"{type(exc).__name__}: {exc}"[:300]
                 break
-            row.scores.append(result.score)
-            row.reasons.append(result.reason)
+            row.scores.append(verdict.score)
+            row.reasons.append(verdict.explanation)
         rows.append(row)
-    return Ledger(name or getattr(grade, "__name__", "grader"), repeats, rows)
+    return Ledger(name or grader.name, repeats, rows)
 
 
 def ledger_from_scores(

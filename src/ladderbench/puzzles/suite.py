@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,8 @@ from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.puzzles import registry
 from ladderbench.puzzles.base import Puzzle, instance_rng
 from ladderbench.ranges import format_ranges
-from ladderbench.suites import register_suite
+from ladderbench.suites import SUITES, SuiteSpec
+from ladderbench.summaries import TierSummary
 
 SUITE_VERSION = "1"
 TIERS = range(7)
@@ -94,12 +96,23 @@ def generate(
     return Instance(family, tier, seed, puzzle, secret=key is not None)
 
 
-def grade_puzzle(family: str, expected: str, response: str) -> Verdict:
-    """Exact match of the normalised final answer; ``extracted`` is the canonical reading."""
+def score_puzzle(item: Item, response: str) -> Verdict:
+    """Exact match of the normalised final answer with ``item.expected``, read the way
+    ``item.family`` reads answers; ``extracted`` is the canonical reading."""
     raw = extract_answer(response)
-    reading = registry.get_family(family).normalise(raw) if raw is not None else None
-    passed = reading is not None and reading == expected
-    return Verdict(extracted=reading, score=1.0 if passed else 0.0, passed=passed)
+    reading = registry.get_family(item.family or "").normalise(raw) if raw is not None else None
+    passed = reading is not None and reading == item.expected
+    read = reading if reading is not None else "no answer"
+    return Verdict(
+        extracted=reading,
+        score=1.0 if passed else 0.0,
+        passed=passed,
+        explanation=f"read {read}; expected {item.expected}",
+    )
+
+
+def summarise_puzzles(rows: Iterable[ResultRow], samples: int) -> TierSummary:
+    return TierSummary.model_validate(summarise(rows, rung="tier", group="family", samples=samples))
 
 
 class PuzzleSuite:
@@ -145,10 +158,10 @@ class PuzzleSuite:
         ]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        return grade_puzzle(item.family or "", item.expected, response)
+        return score_puzzle(item, response)
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return summarise(rows, rung="tier", group="family", samples=samples)
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> TierSummary:
+        return summarise_puzzles(rows, samples)
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -159,13 +172,30 @@ class PuzzleSuite:
         }
 
 
-@register_suite("puzzles")
-def puzzle_suite(
-    tiers: list[int] | None = None,
-    seeds: list[int] | None = None,
-    families: list[str] | None = None,
-    secret_key: str | None = None,
-    **_: Any,
-) -> PuzzleSuite:
-    key = secret_key or os.environ.get("LADDERBENCH_SECRET") or None
-    return PuzzleSuite(tiers=tiers, seeds=seeds, names=families, secret_key=key)
+@dataclass(frozen=True)
+class PuzzleConfig:
+    """The puzzle ladder's options (named as the CLI flags)."""
+
+    tiers: list[int] | None = None
+    seeds: list[int] | None = None
+    families: list[str] | None = None
+    secret_key: str | None = None
+
+
+def puzzle_suite(config: PuzzleConfig) -> PuzzleSuite:
+    key = config.secret_key or os.environ.get("LADDERBENCH_SECRET") or None
+    return PuzzleSuite(
+        tiers=config.tiers, seeds=config.seeds, names=config.families, secret_key=key
+    )
+
+
+SUITES.add(
+    "puzzles",
+    SuiteSpec(
+        name="puzzles",
+        config=PuzzleConfig,
+        build=puzzle_suite,
+        summary=TierSummary,
+        summarise=summarise_puzzles,
+    ),
+)

@@ -22,6 +22,7 @@ from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
 from ladderbench.errors import UserError
 from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
 from ladderbench.report.charts import heatmap, profile_chart
+from ladderbench.summaries import LevelSummary, LiveSummary, Summary, TierSummary
 
 SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
 
@@ -29,7 +30,8 @@ SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
 @dataclass
 class ModelSection:
     digest: Digest
-    summary: dict[str, Any]
+    typed: Summary
+    summary: dict[str, Any]  # as written to the file, for the template
     charts: list[Any] = field(default_factory=list)
     groups: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     settings: dict[str, Any] = field(default_factory=dict)
@@ -44,13 +46,14 @@ def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, floa
 
 
 def _section(d: Digest) -> ModelSection:
-    summary = d.summary
-    assert summary is not None, "digest_runs summarises every file"
-    section = ModelSection(d, summary)
+    typed = d.summary
+    assert typed is not None, "digest_runs summarises every file"
+    summary = typed.to_json_dict()
+    section = ModelSection(d, typed, summary)
     section.settings = {
         k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
     }
-    if "byLevel" in summary:
+    if isinstance(typed, LevelSummary):
         section.rung_name = "level"
         section.charts.append(
             profile_chart(
@@ -60,7 +63,7 @@ def _section(d: Digest) -> ModelSection:
             )
         )
         section.groups.append(("category", summary.get("byCategory", {})))
-    if "byTier" in summary:
+    if isinstance(typed, TierSummary):
         section.rung_name = "tier"
         section.charts.append(
             profile_chart(
@@ -82,7 +85,7 @@ def _section(d: Digest) -> ModelSection:
                 )
             )
         section.groups.append(("family", summary.get("byFamily", {})))
-    if "overall" in summary:
+    if isinstance(typed, LiveSummary):
         section.rung_name = "task"
         tasks = summary["byTask"]
         section.charts.append(
@@ -116,11 +119,13 @@ def _probe_verdicts(sections: list[ModelSection]) -> list[ProbeVerdict]:
     """The shipped-ladder probe of every built-in grader these results were scored with."""
     used: set[str] = set()
     for s in sections:
-        summary = s.summary
-        if "byLevel" in summary:
+        summary = s.typed
+        if isinstance(summary, LevelSummary):
             used.add("static.choice")
-        used.update(f"puzzles.{f}" for f in summary.get("byFamily", {}))
-        used.update(f"live.{t}" for t in summary.get("byTask", {}))
+        if isinstance(summary, TierSummary):
+            used.update(f"puzzles.{f}" for f in summary.by_family)
+        if isinstance(summary, LiveSummary):
+            used.update(f"live.{t}" for t in summary.by_task)
     return shipped_verdicts(used)
 
 
@@ -142,7 +147,9 @@ def _comparisons(sections: list[ModelSection]) -> list[PairedTest]:
 
 def _cross(sections: list[ModelSection]) -> dict[str, Any]:
     live = [
-        s for s in sections if "overall" in s.summary and s.summary["overall"]["score"] is not None
+        s
+        for s in sections
+        if isinstance(s.typed, LiveSummary) and s.typed.overall.score is not None
     ]
     if len(live) < 3:
         return {}

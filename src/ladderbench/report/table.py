@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-RUNG_TITLES = {"byLevel": "level", "byTier": "tier"}
-GROUP_TITLES = {"byCategory": "category", "byFamily": "family", "byTask": "task"}
+from ladderbench.summaries import LadderSummary, LiveSummary, Summary, TierSummary
 
 
 def _pct(x: float | None) -> str:
@@ -84,38 +84,51 @@ def _live_tables(summary: dict[str, Any], who: str) -> list[Table]:
     return [tasks, cats]
 
 
-def print_summary(summary: dict[str, Any], console: Console | None = None) -> None:
-    """The run's tables and calibration checks, as printed after every run and by ``report``."""
+@singledispatch
+def print_summary(summary: Summary, console: Console | None = None) -> None:
+    """The run's tables and checks, as printed after every run and by ``report``; a summary of
+    a suite this installation does not know is printed as its totals."""
     console = console or Console()
-    who = f"{summary.get('adapter')}:{summary.get('model')}"
-    if "overall" in summary:
-        for table in _live_tables(summary, who):
-            console.print(table)
-        if summary.get("errors"):
-            console.print(f"[yellow]{summary['errors']} attempt(s) ended in an error[/yellow]")
-        return
-    for key, label in RUNG_TITLES.items():
-        if key in summary:
-            title = f"{summary.get('suite')} suite · {who} · per {label}"
-            console.print(_table(title, label, summary[key], summary))
-    for key, label in GROUP_TITLES.items():
-        if key in summary:
-            console.print(_table(f"per {label}", label, summary[key], summary))
-    if summary.get("baseline") is not None:
-        console.print(f"guessing baseline: {_pct(summary['baseline'])}")
-    if "ladderLevel" in summary:
-        level = summary["ladderLevel"]
+    console.print(
+        f"{summary.suite} suite · {summary.adapter}:{summary.model} · {summary.total} rows"
+    )
+
+
+@print_summary.register
+def _(summary: LiveSummary, console: Console | None = None) -> None:
+    console = console or Console()
+    data = summary.to_json_dict()
+    for table in _live_tables(data, f"{summary.adapter}:{summary.model}"):
+        console.print(table)
+    if summary.errors:
+        console.print(f"[yellow]{summary.errors} attempt(s) ended in an error[/yellow]")
+
+
+@print_summary.register
+def _(summary: LadderSummary, console: Console | None = None) -> None:
+    console = console or Console()
+    who = f"{summary.adapter}:{summary.model}"
+    data = summary.to_json_dict()
+    rungs = {k: b.model_dump(exclude_unset=True) for k, b in summary.rungs.items()}
+    groups = {k: b.model_dump(exclude_unset=True) for k, b in summary.groups.items()}
+    title = f"{summary.suite} suite · {who} · per {summary.rung}"
+    console.print(_table(title, summary.rung, rungs, data))
+    console.print(_table(f"per {summary.group}", summary.group, groups, data))
+    if summary.baseline is not None:
+        console.print(f"guessing baseline: {_pct(summary.baseline)}")
+    if isinstance(summary, TierSummary):
+        level = summary.ladder_level
         console.print(
             f"ladder level: {'none (no tier cleared)' if level is None else f'tier {level}'}"
         )
-    if summary.get("errors"):
+    if summary.errors:
         console.print(
-            f"[yellow]{summary['errors']} attempt(s) ended in an error and were not scored; "
+            f"[yellow]{summary.errors} attempt(s) ended in an error and were not scored; "
             "re-run the same command to retry them[/yellow]"
         )
-    for flag in summary.get("flags", []):
+    for flag in summary.flags:
         console.print(f"[bold red]flag:[/bold red] {flag}")
-    for note in summary.get("notes", []):
+    for note in summary.notes:
         console.print(f"note: {note}")
-    if summary.get("flags") or summary.get("notes"):
-        console.print(f"rule: {summary.get('rule')}")
+    if summary.flags or summary.notes:
+        console.print(f"rule: {summary.rule}")

@@ -24,9 +24,7 @@ from pydantic import ValidationError
 from ladderbench.errors import UserError
 from ladderbench.items import ResultRow
 from ladderbench.jsonl import field_error
-
-# The summary row, without its "type". Typed summary models replace this alias (issue #12, 6).
-Summary = dict[str, Any]
+from ladderbench.summaries import Summary
 
 TAIL_CHUNK = 1 << 16
 
@@ -58,9 +56,19 @@ def _parse(path: Path, lineno: int, raw: bytes) -> ResultRow | Summary:
     except ValidationError:
         obj = _json_object(path, lineno, raw)
     if obj.get("type") == "summary":
-        return obj
+        return _summary(path, lineno, obj)
     try:
         return ResultRow.model_validate(obj)
+    except ValidationError as exc:
+        raise field_error(path, lineno, exc) from None
+
+
+def _summary(path: Path, lineno: int, obj: dict[str, Any]) -> Summary:
+    """A summary row as its suite's typed summary."""
+    from ladderbench.suites import parse_summary
+
+    try:
+        return parse_summary(obj)
     except ValidationError as exc:
         raise field_error(path, lineno, exc) from None
 
@@ -83,7 +91,7 @@ def stream(path: Path) -> Iterator[tuple[int, ResultRow | Summary]]:
                     "not a LadderBench file"
                 )
             item = _parse(path, lineno, raw)
-            if isinstance(item, dict):
+            if isinstance(item, Summary):
                 summary_at = lineno
             yield lineno, item
 
@@ -112,7 +120,9 @@ def read_summary(path: Path) -> Summary | None:
         obj = json.loads(last)
     except ValueError:
         return None  # empty, torn, or malformed: the full pass says which
-    return obj if isinstance(obj, dict) and obj.get("type") == "summary" else None
+    if not (isinstance(obj, dict) and obj.get("type") == "summary"):
+        return None
+    return _summary(path, 0, obj)
 
 
 def summarise_run(path: Path, rows: Iterable[ResultRow]) -> Summary:
@@ -188,7 +198,7 @@ def read_results(path: Path) -> Results:
     results = Results()
     seen: dict[tuple[str, int], int] = {}
     for lineno, item in stream(path):
-        if isinstance(item, dict):
+        if isinstance(item, Summary):
             results.summary = item
             continue
         if item.key in seen:
@@ -263,7 +273,7 @@ class ResultWriter:
         self._write(row.to_json_dict())
 
     def write_summary(self, summary: Summary) -> None:
-        self._write({"type": "summary", **summary})
+        self._write({"type": "summary", **summary.to_json_dict()})
         if self._file is not None:
             os.fsync(self._file.fileno())
 

@@ -9,14 +9,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from ladderbench.errors import UserError
+from ladderbench.grading.scorer import GraderCrash, guarded
 from ladderbench.items import Completion, Item, ResultRow, Verdict
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.results import ResultWriter
 from ladderbench.suites import Suite
+from ladderbench.summaries import Summary
 
 Progress = Callable[[int], None]
 
@@ -88,10 +89,15 @@ class _Attempts:
             await asyncio.shield(self.checked)
         verdict = None
         if completion.error is None:
-            if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
-                verdict = await asyncio.to_thread(self.suite.grade, item, completion.text)
-            else:
-                verdict = self.suite.grade(item, completion.text)
+            try:
+                if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
+                    verdict = await asyncio.to_thread(
+                        guarded, self.suite.grade, item, completion.text
+                    )
+                else:
+                    verdict = guarded(self.suite.grade, item, completion.text)
+            except GraderCrash as crash:  # a harness bug: an error row, never a wrong answer
+                completion = completion.model_copy(update={"error": str(crash)})
         row = self._row(item, sample, completion, verdict)
         self.writer.append(row)
         self.rows.append(row)
@@ -184,7 +190,7 @@ async def run_suite(
     cache: ResponseCache | None = None,
     progress: Progress | None = None,
     on_start: Callable[[int, int], None] | None = None,
-) -> dict[str, Any]:
+) -> Summary:
     """Run the missing attempts of ``suite`` into ``config.out`` and return the summary.
 
     ``on_start(total, already_done)`` is called once the plan and the resumed rows are known.
@@ -218,14 +224,14 @@ async def run_suite(
                 "run the same command to resume"
             ) from None
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
-        summary["settings"] = {
+        summary.settings = {
             **adapter.settings(),
             **suite.settings(),
             "temperature": config.sampling.temperature,
             "maxTokens": config.sampling.max_tokens,
             "samples": config.samples,
         }
-        summary["elapsedS"] = round(time.perf_counter() - started, 3)
+        summary.elapsed_s = round(time.perf_counter() - started, 3)
         writer.write_summary(summary)
         return summary
     finally:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ladderbench.analysis.summary import summarise
 from ladderbench.errors import UserError
-from ladderbench.grading.choice import grade_choice
+from ladderbench.grading.choice import score_choice
 from ladderbench.items import Item, ResultRow, Verdict
 from ladderbench.static.loader import LETTERS, Question, default_data_dir, load_questions
-from ladderbench.suites import register_suite
+from ladderbench.suites import SUITES, SuiteSpec
+from ladderbench.summaries import LevelSummary
 
 PROMPT_TEMPLATE = """\
 Answer the following multiple-choice question.
@@ -66,9 +69,18 @@ def select(
     return chosen
 
 
+BASELINE = 0.25  # a uniform guess among four options
+
+
+def summarise_static(rows: Iterable[ResultRow], samples: int) -> LevelSummary:
+    return LevelSummary.model_validate(
+        summarise(rows, rung="level", group="category", samples=samples, baseline=BASELINE)
+    )
+
+
 class StaticSuite:
     name = "static"
-    baseline = 0.25  # a uniform guess among four options
+    baseline = BASELINE
 
     def __init__(
         self,
@@ -85,12 +97,10 @@ class StaticSuite:
         return [question_item(q) for q in self.questions]
 
     def grade(self, item: Item, response: str) -> Verdict:
-        return grade_choice(response, item.choices, item.expected)
+        return score_choice(item, response)
 
-    def summarise(self, rows: list[ResultRow], samples: int) -> dict[str, Any]:
-        return summarise(
-            rows, rung="level", group="category", samples=samples, baseline=self.baseline
-        )
+    def summarise(self, rows: Iterable[ResultRow], samples: int) -> LevelSummary:
+        return summarise_static(rows, samples)
 
     def settings(self) -> dict[str, Any]:
         return {
@@ -100,11 +110,22 @@ class StaticSuite:
         }
 
 
-@register_suite("static")
-def static_suite(
-    data_dir: Path | None = None,
-    levels: list[int] | None = None,
-    limit: int | None = None,
-    **_: Any,
-) -> StaticSuite:
-    return StaticSuite(data_dir=data_dir, levels=levels, limit=limit)
+@dataclass(frozen=True)
+class StaticConfig:
+    """The static ladder's options (named as the CLI flags)."""
+
+    levels: list[int] | None = None
+    limit: int | None = None
+    data: Path | None = None
+
+
+SUITES.add(
+    "static",
+    SuiteSpec(
+        name="static",
+        config=StaticConfig,
+        build=lambda c: StaticSuite(data_dir=c.data, levels=c.levels, limit=c.limit),
+        summary=LevelSummary,
+        summarise=summarise_static,
+    ),
+)

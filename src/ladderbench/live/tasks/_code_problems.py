@@ -8,7 +8,7 @@ written into it) is trusted code: the generator runs it in-process to compute th
 of 8 to 15 inputs (two shown as examples, the rest hidden, edge cases included).
 
 Answers are read from the reply's last fenced code block (``extract_code``) and run in the
-sandbox (``ladderbench.live.sandbox``) against the hidden tests: 1.0 when every test passes,
+sandbox (``ladderbench.execution.sandbox``) against the hidden tests: 1.0 when every test passes,
 else 0.0.
 """
 
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from string import Template as _Text
 from typing import Any
 
+from ladderbench.execution.sandbox import ALLOWED_MODULES, Limits, run_tests
 from ladderbench.grading.extract import strip_think
-from ladderbench.live.sandbox import ALLOWED_MODULES, Limits, run_tests
 from ladderbench.live.tasks._code_templates import TEMPLATES, Args, Template
 
 

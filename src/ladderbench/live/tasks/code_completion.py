@@ -22,6 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._code_problems import (
@@ -103,18 +105,19 @@ class CodeCompletion(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         """1.0 when the given lines plus the answer pass every hidden test, else 0.0."""
         parts = record_parts(record)
         prefix = record.get("prefix") if isinstance(record, dict) else None
         if parts is None or not isinstance(prefix, str) or not prefix.strip():
-            return 0.0
+            return verdict(None, 0.0)
         entry, tests = parts
         code = extract_code(response, entry)
         if code is None:
-            return 0.0
+            return verdict(None, 0.0)
         indent = continuation_indent(record.get("ground_truth"), prefix)
-        return 1.0 if passes(completion_sources(prefix, code, entry, indent), entry, tests) else 0.0
+        sources = completion_sources(prefix, code, entry, indent)
+        return verdict(code, 1.0 if passes(sources, entry, tests) else 0.0)
 
     def reference(self, record: dict[str, Any]) -> str:
         return f"```python\n{record['ground_truth']}```"

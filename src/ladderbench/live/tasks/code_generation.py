@@ -22,6 +22,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._code_problems import (
@@ -90,16 +92,16 @@ class CodeGeneration(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         """1.0 when the answer's code passes every hidden test in the sandbox, else 0.0."""
         parts = record_parts(record)
         if parts is None:
-            return 0.0
+            return verdict(None, 0.0)
         entry, tests = parts
         code = extract_code(response, entry)
         if code is None:
-            return 0.0
-        return 1.0 if passes([code], entry, tests) else 0.0
+            return verdict(None, 0.0)
+        return verdict(code, 1.0 if passes([code], entry, tests) else 0.0)
 
     def reference(self, record: dict[str, Any]) -> str:
         return f"```python\n{record['ground_truth']}```"

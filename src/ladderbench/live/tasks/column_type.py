@@ -31,6 +31,8 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer, normalise_text
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._tables import (
@@ -161,9 +163,10 @@ class ColumnType(Task):
             fields={"table_name": table_name, "candidates": names, "values": values},
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         chosen = read_choice(extract_answer(response), record["candidates"])
-        return 1.0 if chosen is not None and _key(chosen) == _key(record["ground_truth"]) else 0.0
+        right = chosen is not None and _key(chosen) == _key(record["ground_truth"])
+        return verdict(chosen, 1.0 if right else 0.0)
 
 
 def _words(s: str) -> str:

@@ -29,6 +29,8 @@ from itertools import combinations
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -448,10 +450,11 @@ class Competition(Task):
         prompt = PROMPT_TEMPLATE.format(problem=problem)
         return Question(prompt=prompt, ground_truth=format_fraction(answer), subtask=subtask)
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        answer = extract_answer(response)
         try:
-            truth = Fraction(str(record["ground_truth"]))
-            value = parse_number(extract_answer(response))
-        except Exception:  # a malformed record scores 0 rather than failing the run
-            return 0.0
-        return 1.0 if value is not None and value == truth else 0.0
+            truth = Fraction(str(record.get("ground_truth")))
+        except (ValueError, ZeroDivisionError):  # a malformed record
+            return verdict(answer, 0.0)
+        value = parse_number(answer)
+        return verdict(answer, 1.0 if value is not None and value == truth else 0.0)

@@ -29,6 +29,8 @@ from importlib import resources
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -247,18 +249,14 @@ class Connections(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
-        try:
-            return self._score(record, response)
-        except Exception:  # a malformed record or answer scores 0, never raises
-            return 0.0
-
-    def _score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         truth = record.get("groups")
-        if not isinstance(truth, list):
-            truth = [g.split(",") for g in str(record["ground_truth"]).split(";")]
+        if not isinstance(truth, list) or not all(isinstance(g, list) for g in truth):
+            truth = [g.split(",") for g in str(record.get("ground_truth", "")).split(";")]
         truth = [[str(w).strip() for w in group] for group in truth]
-        return groups_score(answer_groups(response), truth)
+        groups = answer_groups(response)
+        read = "; ".join(", ".join(sorted(group)) for group in groups) or None
+        return verdict(read, groups_score(groups, truth))
 
     def reference(self, record: dict[str, Any]) -> str:
         lines = [group.strip() for group in str(record["ground_truth"]).split(";")]

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ladderbench.grading.extract import strip_think
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._corpus import passages
@@ -229,14 +231,15 @@ class InstructionFollowing(Task):
             fields={"instructions": instructions},
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        text = response_text(response) or None
         try:
             results = followed(record, response)
-        except (KeyError, TypeError, ValueError):
-            return 0.0
+        except (KeyError, TypeError, ValueError):  # a malformed record
+            return verdict(text, 0.0)
         if not results:
-            return 0.0
-        return (float(all(results)) + sum(results) / len(results)) / 2
+            return verdict(text, 0.0)
+        return verdict(text, (float(all(results)) + sum(results) / len(results)) / 2)
 
     def reference(self, record: dict[str, Any]) -> str:
         return compose(instructions_of(record))

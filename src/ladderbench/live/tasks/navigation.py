@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -318,12 +320,12 @@ class Navigation(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         """1 when the final position matches exactly, else 0."""
-        if not isinstance(record, dict):
-            return 0.0
-        truth = read_position(str(record.get("ground_truth", "")))
         extracted = extract_answer(response)
+        if not isinstance(record, dict):
+            return verdict(extracted, 0.0)
+        truth = read_position(str(record.get("ground_truth", "")))
         if truth is None or extracted is None:
-            return 0.0
-        return float(read_position(extracted) == truth)
+            return verdict(extracted, 0.0)
+        return verdict(extracted, float(read_position(extracted) == truth))

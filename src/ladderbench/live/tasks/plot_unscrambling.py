@@ -32,6 +32,8 @@ from rapidfuzz.distance import Levenshtein
 
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._corpus import passages
@@ -254,24 +256,21 @@ class PlotUnscrambling(Task):
             fields={"shuffled": shuffled},
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
-        try:
-            return self._score(record, response)
-        except Exception:  # a malformed record or answer scores 0, never raises
-            return 0.0
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        answer = extract_answer(response) if isinstance(response, str) else None
+        return verdict(answer, self._score(record, answer))
 
-    def _score(self, record: dict[str, Any], response: str) -> float:
+    def _score(self, record: dict[str, Any], answer: str | None) -> float:
         gold = record.get("ground_truth")
         if not isinstance(gold, str) or not gold.strip():
             return 0.0
         originals = gold.split("\n")
         n = len(originals)
-        answer = extract_answer(response) if isinstance(response, str) else None
         if not answer:
             return 0.0
         labels = _numbers(answer, n)
         if labels is not None:
-            shuffled = [str(s) for s in record.get("shuffled", [])]
+            shuffled = [str(s) for s in record.get("shuffled") or []]
             position = {_key(s): i for i, s in enumerate(originals)}
             if len(shuffled) == n and all(_key(s) in position for s in shuffled):
                 return order_score([position[_key(shuffled[k - 1])] for k in labels], n)

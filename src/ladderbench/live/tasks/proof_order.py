@@ -31,6 +31,8 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -484,6 +486,16 @@ def order_score(given: list[str] | None, truth: list[str]) -> float:
     return max(0.0, min(1.0, 1.0 - distance / len(truth)))
 
 
+def _string_list(text: object) -> list[str] | None:
+    """A record's JSON list of step labels, or None when it is not one."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return value if ok else None
+
+
 @register
 class ProofOrder(Task):
     name = "proof_order"
@@ -518,15 +530,13 @@ class ProofOrder(Task):
             fields={"proof": proof.name, "labels": labels},
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
-        try:
-            truth = json.loads(record["ground_truth"])
-            labels = record.get("labels") or sorted(truth)
-            if not isinstance(truth, list) or not all(isinstance(t, str) for t in truth):
-                return 0.0
-            return order_score(parse_order(extract_answer(response), list(labels)), truth)
-        except Exception:  # a malformed record scores 0 rather than failing the run
-            return 0.0
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        truth = _string_list(record.get("ground_truth"))
+        labels = record.get("labels") or truth
+        answer = extract_answer(response)
+        if truth is None or not all(isinstance(label, str) for label in labels):
+            return verdict(answer, 0.0)  # a malformed record
+        return verdict(answer, order_score(parse_order(answer, sorted(labels)), truth))
 
     def reference(self, record: dict[str, Any]) -> str:
         return f"<solution>{', '.join(json.loads(record['ground_truth']))}</solution>"

@@ -36,6 +36,8 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._tables import (
@@ -492,13 +494,15 @@ class TableJoin(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         text = extract_answer(response)
         pairs = read_pairs(text) if text else None
         if pairs is None:  # no tags and a multi-line object: read the last object in the reply
             whole = strip_think(response) if isinstance(response, str) else None
             objects = _OBJECT.findall(whole or "")
+            text = objects[-1] if objects else text
             pairs = _pairs_from_object(_literal(objects[-1])) if objects else None
         if not pairs:
-            return 0.0
-        return mapping_f1(pairs, record["mapping"], record["left_columns"], record["right_columns"])
+            return verdict(text, 0.0)
+        f1 = mapping_f1(pairs, record["mapping"], record["left_columns"], record["right_columns"])
+        return verdict(text, f1)

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._table_formats import FORMAT_BY_NAME, FORMATS, Parsed, table_format
@@ -292,12 +294,13 @@ class TableReformat(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         text = answer_text(response)
         if text is None:
-            return 0.0
+            return verdict(None, 0.0)
         fmt = record["target_format"]
         parsed = parse_table(text, fmt)
         if parsed is None:
-            return 0.0
-        return 1.0 if tables_match(record["columns"], record["rows"], parsed, fmt=fmt) else 0.0
+            return verdict(text, 0.0)
+        ok = tables_match(record["columns"], record["rows"], parsed, fmt=fmt)
+        return verdict(text, 1.0 if ok else 0.0)

@@ -27,6 +27,8 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._corpus import default_corpus, passages
@@ -453,25 +455,17 @@ class Typos(Task):
             raise UserError(f"--sources: no paragraph could take {count} typos")
         raise ValueError(f"no passage could take {count} typos")
 
-    def score(self, record: dict[str, Any], response: str) -> float:
-        try:
-            return self._score(record, response)
-        except Exception:  # a malformed record or answer scores 0, never raises
-            return 0.0
-
-    def _score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         gold = record.get("ground_truth")
-        if not isinstance(gold, str):
-            return 0.0
-        truth = normalise_passage(gold)
         answer = extract_answer(response) if isinstance(response, str) else None
+        truth = normalise_passage(gold) if isinstance(gold, str) else ""
         if not truth or not answer:
-            return 0.0
+            return verdict(answer, 0.0)
         found = normalise_passage(answer)
         # extract_answer drops a final period, which the passage usually ends with.
         if truth in found or truth in found + ".":
-            return 1.0
+            return verdict(answer, 1.0)
         text = strip_think(response)
         if text and not _ANSWER_TAG.search(text) and truth in normalise_passage(text):
-            return 1.0  # no answer tags at all: the corrected passage anywhere in the reply
-        return 0.0
+            return verdict(text, 1.0)  # no answer tags: the corrected passage anywhere in the reply
+        return verdict(answer, 0.0)

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer, normalise_text
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -324,14 +326,14 @@ class WebOfLies(Task):
             },
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
         """The fraction of questions answered correctly (yes / no / unknown, in order)."""
+        extracted = extract_answer(response)
+        if not extracted:
+            return verdict(extracted, 0.0)
         try:
-            extracted = extract_answer(response)
-            if not extracted:
-                return 0.0
             truth = [t.strip() for t in str(record["ground_truth"]).split(",")]
-            got = read_answers(extracted, len(truth))
-            return sum(g == t for g, t in zip(got, truth)) / len(truth)
-        except (AttributeError, KeyError, TypeError, ValueError):
-            return 0.0  # a malformed record
+        except (AttributeError, KeyError, TypeError):
+            return verdict(extracted, 0.0)  # a malformed record
+        got = read_answers(extracted, len(truth))
+        return verdict(extracted, sum(g == t for g, t in zip(got, truth)) / len(truth))

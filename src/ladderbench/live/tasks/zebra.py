@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ladderbench.grading.extract import extract_answer, normalise_text
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
@@ -720,17 +722,18 @@ class Zebra(Task):
             for key in record["asked"]
         ]
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        extracted = extract_answer(response)
+        if not extracted:
+            return verdict(extracted, 0.0)
         try:
-            extracted = extract_answer(response)
-            if not extracted:
-                return 0.0
             truth = [t.strip() for t in str(record["ground_truth"]).split(",")]
             vocabs = self._vocabs(record)
-            if len(truth) != len(vocabs):
-                return 0.0
-            got = read_answers(extracted, vocabs)
-            right = sum(g is not None and g == t for g, t in zip(got, truth))
-            return (float(right == len(truth)) + right / len(truth)) / 2
         except (AttributeError, KeyError, TypeError, ValueError, IndexError):
-            return 0.0  # a malformed record
+            return verdict(extracted, 0.0)  # a malformed record
+        if len(truth) != len(vocabs):
+            return verdict(extracted, 0.0)
+        got = read_answers(extracted, vocabs)
+        right = sum(g is not None and g == t for g, t in zip(got, truth))
+        read = ", ".join(g or "?" for g in got)  # the answers as read, one per question
+        return verdict(read, (float(right == len(truth)) + right / len(truth)) / 2)

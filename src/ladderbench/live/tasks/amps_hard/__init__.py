@@ -33,6 +33,8 @@ from typing import Any
 
 from ladderbench.execution.limits import call_with_time_limit
 from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.scorer import verdict
+from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks.amps_hard import arithmetic, calculus, matrices, polynomials
@@ -90,14 +92,14 @@ class AmpsHard(Task):
             prompt=prompt, ground_truth=drawn.truth, subtask=subtask.name, fields=drawn.fields
         )
 
-    def score(self, record: dict[str, Any], response: str) -> float:
+    def score(self, record: dict[str, Any], response: str) -> Verdict:
+        answer = extract_answer(response)
+        if not answer:
+            return verdict(answer, 0.0)
         try:
-            answer = extract_answer(response)
-            if not answer:
-                return 0.0
             ok = call_with_time_limit(
                 check_answer, record, answer, seconds=self.config.time_limit_s
             )
-            return 1.0 if ok else 0.0
-        except Exception:  # a parse failure, a wrong shape, or the time limit
-            return 0.0
+        except Exception:  # sympy rejects the answer, or the time limit: the answer's fault
+            return verdict(answer, 0.0)
+        return verdict(answer, 1.0 if ok else 0.0)

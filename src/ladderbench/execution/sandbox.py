@@ -47,9 +47,9 @@ Design (one answer = one run):
    util-linux ``unshare``: ``--net --pid`` as root, ``--user --net --pid`` otherwise. Whether it
    works is checked once per process (a probe must see PID 1 and a network namespace other than
    ours) and cached. Where it does not work, running untrusted code raises a one-line
-   ``UserError`` unless the caller passes ``allow_unsafe=True`` or the CLI called
-   ``set_unsafe_allowed(True)`` (``--unsafe-allow-code``); then the run has the limits, the user
-   switch and the hook, but no namespaces.
+   ``UserError`` unless the caller passes ``allow_unsafe=True`` or runs inside
+   ``unsafe_allowed(True)`` (the live suite does, when its config says ``--unsafe-allow-code``);
+   then the run has the limits, the user switch and the hook, but no namespaces.
 
 6. **Audit hook** (defence in depth, installed before the model's code is compiled; its
    constants are compiled into it and the builtins it calls are bound when it is made, so
@@ -90,7 +90,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,7 @@ __all__ = [
     "outputs_match",
     "run_function",
     "run_tests",
-    "set_unsafe_allowed",
+    "unsafe_allowed",
 ]
 
 # Standard-library modules the code may import (pre-imported by the supervisor when named).
@@ -221,203 +222,9 @@ class Isolation:
 
 # ---------------------------------------------------------------- the harness (runs in the child)
 
-HARNESS = r'''
-import builtins, io, marshal, os, resource, sys
-
-JOB = marshal.loads(open(sys.argv[1], "rb").read())
-NONCE = JOB["nonce"]
-OUT = os.open(sys.argv[2], os.O_WRONLY | os.O_APPEND)
-
-
-def emit(kind, text):
-    os.write(OUT, ("%s %s %s\n" % (kind, NONCE, text)).encode("utf-8", "backslashreplace"))
-
-
-for _name in JOB["preload"]:
-    try:
-        __import__(_name)
-    except Exception:
-        pass
-
-HOOK = """
-def make(PermissionError=PermissionError, ModuleNotFoundError=ModuleNotFoundError, type=type,
-         str=str, bytes=bytes, int=int, len=len, writes=[0]):
-    def audit(event, args):
-        if event == "import":
-            raise ModuleNotFoundError("sandbox: module %s is not available" % args[0])
-        if event == "open":
-            path = args[0]
-            if type(path) is bytes:
-                path = path.decode("utf-8", "surrogateescape")
-            if type(path) is not str:
-                raise PermissionError("sandbox: open() of a non-path is not allowed")
-            if not path.startswith("/"):
-                path = @WORK@ + "/" + path
-            parts = []
-            for part in path.split("/"):
-                if part == "" or part == ".":
-                    continue
-                if part == "..":
-                    if parts:
-                        parts.pop()
-                    continue
-                parts.append(part)
-            path = "/" + "/".join(parts)
-            if path != @WORK@ and not path.startswith(@WORK@ + "/"):
-                raise PermissionError("sandbox: no access outside the work directory")
-            flags, mode = args[2], args[1]
-            writing = (type(flags) is int and flags & @WRITE_FLAGS@) or (
-                type(mode) is str and (
-                    "w" in mode or "a" in mode or "x" in mode or "+" in mode
-                )
-            )
-            if writing:
-                if writes[0] >= @MAX_WRITES@:
-                    raise PermissionError("sandbox: too many files opened for writing")
-                writes[0] += 1
-            return
-        if event.startswith(@DENIED@):
-            raise PermissionError("sandbox: %s is not allowed" % event)
-        if event == "object.__setattr__" or event == "object.__delattr__":
-            if len(args) > 1 and args[1] in @PROTECTED@:
-                raise PermissionError("sandbox: changing %s is not allowed" % args[1])
-    return audit
-"""
-
-
-def install_hook(work):
-    writing = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-    text = (
-        HOOK.replace("@WORK@", repr(work))
-        .replace("@WRITE_FLAGS@", str(writing))
-        .replace("@MAX_WRITES@", "32")
-        .replace("@DENIED@", repr(JOB["denied"]))
-        .replace("@PROTECTED@", repr(("__code__", "__defaults__", "__kwdefaults__", "__closure__")))
-    )
-    space = {}
-    exec(compile(text, "<sandbox-hook>", "exec"), space)
-    hook = space.pop("make")()
-    space.clear()
-    sys.addaudithook(hook)
-
-
-def plain(value, depth=0):
-    kind = type(value)
-    if value is None or kind is bool or kind is int or kind is float or kind is str:
-        return value
-    if depth > 60:
-        raise TypeError("return value nested too deeply")
-    if kind is list or kind is tuple:
-        return [plain(item, depth + 1) for item in value]
-    if kind is dict:
-        out = {}
-        for key, item in value.items():
-            if type(key) not in (str, int, bool) and key is not None:
-                raise TypeError("dict key of type " + type(key).__name__)
-            out[key] = plain(item, depth + 1)
-        return out
-    raise TypeError("returned a value of type " + kind.__name__)
-
-
-def describe(exc):
-    try:
-        message = str(exc)
-    except BaseException:
-        message = ""
-    return (type(exc).__name__ + (": " + message if message else ""))[:200]
-
-
-def load():
-    """The entry point from the first source that compiles, or a (status, detail) pair."""
-    problems = []
-    for source in JOB["sources"]:
-        try:
-            code = compile(source, "solution.py", "exec")
-        except BaseException as exc:
-            problems.append(describe(exc))
-            continue
-        space = {"__name__": "solution", "__builtins__": builtins}
-        sys.stdout = sys.stderr = io.StringIO()
-        try:
-            exec(code, space)
-        except BaseException as exc:
-            return ("load_error", describe(exc))
-        entry = space.get(JOB["entry"])
-        if not callable(entry):
-            holder = space.get("Solution")
-            if isinstance(holder, type) and callable(getattr(holder, JOB["entry"], None)):
-                entry = getattr(holder(), JOB["entry"])
-        if not callable(entry):
-            return ("missing_function", "no function named " + JOB["entry"])
-        return entry
-    return ("syntax_error", problems[0] if problems else "no code")
-
-
-def worker():
-    limits = JOB["limits"]
-    R = resource
-    R.setrlimit(R.RLIMIT_CORE, (0, 0))
-    R.setrlimit(R.RLIMIT_CPU, (limits["cpu"], limits["cpu"] + 1))
-    R.setrlimit(R.RLIMIT_AS, (limits["memory"], limits["memory"]))
-    R.setrlimit(R.RLIMIT_FSIZE, (limits["file"], limits["file"]))
-    R.setrlimit(R.RLIMIT_NOFILE, (limits["files"], limits["files"]))
-    R.setrlimit(R.RLIMIT_NPROC, (limits["procs"], limits["procs"]))
-    if JOB["drop"] is not None:
-        uid, gid = JOB["drop"]
-        os.setgroups([])
-        os.setgid(gid)
-        os.setuid(uid)
-        if os.getuid() != uid or os.geteuid() != uid or os.getegid() != gid or os.getgroups():
-            raise SystemExit("could not drop privileges")
-        try:
-            os.setuid(0)
-        except PermissionError:
-            pass
-        else:
-            raise SystemExit("could regain root")
-    work = os.getcwd()
-    if JOB["audit"]:
-        install_hook(work)
-    found = load()
-    if type(found) is tuple:
-        emit("RESULT", repr({"load": found[0], "detail": found[1], "outcomes": []}))
-        return
-    outcomes = []
-    for args_text in JOB["inputs"]:
-        args = eval(args_text, {"__builtins__": {}})
-        sys.stdout = sys.stderr = io.StringIO()
-        try:
-            outcomes.append([True, plain(found(*args))])
-        except BaseException as exc:
-            outcomes.append([False, describe(exc)])
-    emit("RESULT", repr({"load": "ok", "detail": "", "outcomes": outcomes}))
-
-
-pid = os.fork()
-if pid == 0:
-    code = 0
-    try:
-        worker()
-    except BaseException as exc:
-        try:
-            emit("CRASH", describe(exc))
-        except BaseException:
-            pass
-        code = 70
-    os._exit(code)
-
-
-def overdue(signum, frame):
-    os.kill(pid, 9)  # the parent's timeout did not come (it died?): end the run ourselves
-
-
-import _signal
-
-_signal.signal(_signal.SIGALRM, overdue)
-_signal.alarm(JOB["limits"]["wall"])
-_, status = os.waitpid(pid, 0)
-emit("STATUS", str(status))
-'''
+# The child side lives in harness.py (stdlib only: it runs with ``python -I -S -B``); each run gets
+# its own copy, readable by the supervisor only.
+HARNESS = (Path(__file__).parent / "harness.py").read_text(encoding="utf-8")
 
 # Event-name prefixes the worker's audit hook refuses.
 DENIED_EVENTS: tuple[str, ...] = (
@@ -467,7 +274,7 @@ DENIED_EVENTS: tuple[str, ...] = (
 
 # ---------------------------------------------------------------- isolation, found once
 
-_UNSAFE_ALLOWED = False
+_UNSAFE_ALLOWED: ContextVar[bool] = ContextVar("ladderbench_unsafe_allowed", default=False)
 _ISOLATION: Isolation | None = None
 RUN_ROOT: str | None = None  # where run directories are made (None: the system's temp folder)
 _LOCK = threading.Lock()
@@ -475,10 +282,15 @@ _SEARCH_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 _PROBE = "import os; print(os.getpid(), os.readlink('/proc/self/ns/net'))"
 
 
-def set_unsafe_allowed(flag: bool) -> None:
-    """Let runs go ahead without namespaces where the machine cannot make them (the CLI flag)."""
-    global _UNSAFE_ALLOWED
-    _UNSAFE_ALLOWED = bool(flag)
+@contextlib.contextmanager
+def unsafe_allowed(flag: bool) -> Iterator[None]:
+    """Within this block (this thread or task only), runs go ahead without namespaces where the
+    machine cannot make them: how a suite configured with ``--unsafe-allow-code`` grades."""
+    token = _UNSAFE_ALLOWED.set(bool(flag))
+    try:
+        yield
+    finally:
+        _UNSAFE_ALLOWED.reset(token)
 
 
 def _sandbox_user() -> tuple[int, int]:
@@ -542,7 +354,7 @@ def _find_isolation() -> Isolation:
 
 
 def _check_allowed(iso: Isolation, allow_unsafe: bool | None) -> None:
-    allowed = _UNSAFE_ALLOWED if allow_unsafe is None else allow_unsafe
+    allowed = _UNSAFE_ALLOWED.get() if allow_unsafe is None else allow_unsafe
     if not iso.namespaces and not allowed:
         raise UserError(
             f"refusing to run model-written code without network isolation ({iso.note}); "
