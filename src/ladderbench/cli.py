@@ -341,7 +341,6 @@ def calibrate(
     )
     from ladderbench.analysis.digest import digest
     from ladderbench.models.registry import BASELINES
-    from ladderbench.suites import parse_summary
     from ladderbench.summaries import LevelSummary, TierSummary
 
     claimed = load_classes(classes)
@@ -352,7 +351,7 @@ def calibrate(
     for d in digests:
         if d.summary is None:
             raise UserError(f"{d.path}: the run did not finish (no summary row); finish it first")
-        summary = parse_summary(d.summary)
+        summary = d.summary
         if isinstance(summary, TierSummary) and summary.by_tier:
             who = class_of(summary, claimed)
             if who is None:

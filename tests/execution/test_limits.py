@@ -151,11 +151,16 @@ def amps_record(subtask: str, truth: str, **fields: object) -> dict:
 def test_amps_hard_scores_equal_and_different_expressions_through_the_worker() -> None:
     task = AmpsHard()
     square = amps_record("complete_square", "2*(x - 3/4)**2 + 7/8", polynomial="2*x**2 - 3*x + 2")
-    assert task.score(square, "<solution>2\\left(x-\\frac{3}{4}\\right)^2+\\frac{7}{8}</solution>")
-    assert task.score(square, "<solution>2(x-3/4)^2 + 1</solution>") == 0.0
+    assert (
+        task.score(
+            square, "<solution>2\\left(x-\\frac{3}{4}\\right)^2+\\frac{7}{8}</solution>"
+        ).score
+        == 1.0
+    )
+    assert task.score(square, "<solution>2(x-3/4)^2 + 1</solution>").score == 0.0
     integral = amps_record("integral", "-cos(x)", integrand="sin(x)")
-    assert task.score(integral, "<solution>-\\cos x + C</solution>") == 1.0
-    assert task.score(integral, "<solution>\\cos x</solution>") == 0.0
+    assert task.score(integral, "<solution>-\\cos x + C</solution>").score == 1.0
+    assert task.score(integral, "<solution>\\cos x</solution>").score == 0.0
 
 
 def slow_check(record: dict, answer: str) -> bool:
@@ -166,8 +171,8 @@ def slow_check(record: dict, answer: str) -> bool:
 def test_amps_hard_scores_zero_when_the_comparison_runs_out_of_time(monkeypatch) -> None:
     rec = amps_record("gcd", "42", numbers=[42, 84])
     task = AmpsHard(AmpsHardConfig(time_limit_s=0.3))
-    assert task.score(rec, "<solution>42</solution>") == 1.0
+    assert task.score(rec, "<solution>42</solution>").score == 1.0
     monkeypatch.setattr(amps_hard, "check_answer", slow_check)
     start = time.monotonic()
-    assert task.score(rec, "<solution>42</solution>") == 0.0
+    assert task.score(rec, "<solution>42</solution>").score == 0.0
     assert time.monotonic() - start < KILLED_WITHIN_S
