@@ -12,21 +12,28 @@ from pydantic import ValidationError
 from ladderbench.errors import UserError
 
 
+def json_object(path: Path, lineno: int, line: str | bytes) -> dict[str, Any]:
+    """One line parsed as a JSON object; anything else is a one-line UserError naming the line."""
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        reason = getattr(exc, "msg", None)
+        raise UserError(
+            f"{path}:{lineno}: not valid JSON" + (f" ({reason})" if reason else "")
+        ) from None
+    if not isinstance(obj, dict):
+        raise UserError(f"{path}:{lineno}: expected a JSON object")
+    return obj
+
+
 def json_objects(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for every non-blank line; anything but a JSON object is an error."""
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as exc:
-            reason = getattr(exc, "msg", None)
-            raise UserError(
-                f"{path}:{lineno}: not valid JSON" + (f" ({reason})" if reason else "")
-            ) from None
-        if not isinstance(obj, dict):
-            raise UserError(f"{path}:{lineno}: expected a JSON object")
-        yield lineno, obj
+    """(line number, object) for every non-blank line; anything but a JSON object is an error.
+
+    Lines split on ``\n`` only: a string may hold U+2028, which ``str.splitlines`` would split.
+    """
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if line.strip():
+            yield lineno, json_object(path, lineno, line)
 
 
 def field_error(

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from ladderbench.errors import UserError
 from ladderbench.items import ResultRow
-from ladderbench.jsonl import field_error
+from ladderbench.jsonl import field_error, json_object
 from ladderbench.summaries import Summary
 
 TAIL_CHUNK = 1 << 16
@@ -36,25 +36,12 @@ def _open(path: Path) -> IO[bytes]:
         raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
-def _json_object(path: Path, lineno: int, raw: bytes) -> dict[str, Any]:
-    try:
-        obj = json.loads(raw)
-    except ValueError as exc:
-        reason = getattr(exc, "msg", None)
-        raise UserError(
-            f"{path}:{lineno}: not valid JSON" + (f" ({reason})" if reason else "")
-        ) from None
-    if not isinstance(obj, dict):
-        raise UserError(f"{path}:{lineno}: expected a JSON object")
-    return obj
-
-
 def _parse(path: Path, lineno: int, raw: bytes) -> ResultRow | Summary:
     """A row, validated straight from its bytes; anything else is read again to say what it is."""
     try:
         return ResultRow.model_validate_json(raw)
     except ValidationError:
-        obj = _json_object(path, lineno, raw)
+        obj = json_object(path, lineno, raw)
     if obj.get("type") == "summary":
         return _summary(path, lineno, obj)
     try:
