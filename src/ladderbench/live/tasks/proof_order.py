@@ -26,7 +26,7 @@ import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rapidfuzz.distance import Levenshtein
 
@@ -42,7 +42,7 @@ class Proof:
     """A claim and its steps in the one valid order."""
 
     name: str
-    kind: str  # contradiction, induction, number_theory, derivation
+    kind: Literal["contradiction", "induction", "number_theory", "derivation"]
     claim: str
     steps: tuple[str, ...]
 
