@@ -260,7 +260,9 @@ def report(
 
     # One pass per file: its tail alone for the tables; the whole file once with --html.
     digests = digest_runs(results) if html is not None else None
-    runs: Sequence[Digest | Scan] = digests or [scan(p) for p in results]
+    runs: Sequence[Digest | Scan] = digests or []
+    if not runs:
+        runs = [scan(p) for p in results]
     for path, run in zip(results, runs):
         if run.summary is None:
             raise UserError(f"{path}: no result rows")
