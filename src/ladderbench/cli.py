@@ -20,6 +20,10 @@ from ladderbench.errors import UserError
 from ladderbench.ranges import parse_ranges
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ladderbench.analysis.digest import Digest
+    from ladderbench.runner.results import Scan
     from ladderbench.summaries import Summary
 
 app = typer.Typer(
@@ -256,7 +260,10 @@ def report(
 
     # One pass per file: its tail alone for the tables; the whole file once with --html.
     digests = digest_runs(results) if html is not None else None
-    for path, run in zip(results, digests or [scan(p) for p in results]):
+    runs: Sequence[Digest | Scan] = digests or []
+    if not runs:
+        runs = [scan(p) for p in results]
+    for path, run in zip(results, runs):
         if run.summary is None:
             raise UserError(f"{path}: no result rows")
         if not run.finished:
@@ -304,11 +311,11 @@ def compare(
     for name in ("A", "B", "suite", "shared", "A − B", "test", "evidence", "verdict"):
         table.add_column(name)
     for t in tests:
-        evidence = (
-            f"p = {t.p_value:.3g} (A only {t.a_only}, B only {t.b_only})"
-            if t.p_value is not None
-            else f"95% CI {100 * t.ci95[0]:+.1f} to {100 * t.ci95[1]:+.1f}"
-        )
+        if t.p_value is not None:
+            evidence = f"p = {t.p_value:.3g} (A only {t.a_only}, B only {t.b_only})"
+        else:
+            assert t.ci95 is not None  # a test without a p-value is a bootstrap: it has its CI
+            evidence = f"95% CI {100 * t.ci95[0]:+.1f} to {100 * t.ci95[1]:+.1f}"
         table.add_row(
             t.a,
             t.b,
@@ -351,7 +358,7 @@ def calibrate(
     for d in digests:
         if d.summary is None:
             raise UserError(f"{d.path}: the run did not finish (no summary row); finish it first")
-        summary = d.summary
+        summary = d.summary  # already its suite's typed summary (read or computed by digest)
         if isinstance(summary, TierSummary) and summary.by_tier:
             who = class_of(summary, claimed)
             if who is None:

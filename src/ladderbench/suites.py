@@ -97,4 +97,6 @@ def parse_summary(obj: dict[str, Any]) -> Summary:
     installation does not know gives the plain ``Summary`` (every key kept)."""
     name = obj.get("suite")
     spec = SUITES.get(name) if isinstance(name, str) and name in SUITES else None
-    return (spec.summary if spec else Summary).model_validate(obj)
+    if spec:
+        return spec.summary.model_validate(obj)
+    return Summary.model_validate(obj)

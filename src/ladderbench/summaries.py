@@ -11,6 +11,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+Rung = Literal["level", "tier"]  # what a ladder's rungs are numbered by
+Group = Literal["category", "family", "task"]  # what its results are also broken down by
+
 
 class Bucket(BaseModel):
     """One rung's or group's pass statistics (``pass@k`` rides along as an extra key)."""
@@ -48,8 +51,8 @@ class Summary(BaseModel):
 class LadderSummary(Summary):
     """Pass rates per rung and per group, with Wilson intervals, flags and notes."""
 
-    rung: ClassVar[Literal["level", "tier"]]
-    group: ClassVar[str]
+    rung: ClassVar[Rung]
+    group: ClassVar[Group]
 
     n: int = 0
     passed: int | float = 0

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ladderbench.analysis.summary import NOISE_POINTS
 from ladderbench.errors import UserError
@@ -66,7 +66,7 @@ def class_of(summary: Summary, classes: dict[str, str]) -> str | None:
 class TierVerdict:
     tier: int
     claimed: str | None
-    verdict: str
+    verdict: Literal["verified", "contradicted", "unverified"]
     why: str
 
 

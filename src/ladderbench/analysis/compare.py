@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 PASS = 0.5  # an item counts as passed when at least half its samples passed
 
@@ -20,7 +20,7 @@ class PairedTest:
     b: str
     suite: str
     shared: int
-    method: str
+    method: Literal["McNemar exact", "paired bootstrap"]
     difference: float  # mean of a minus mean of b over shared items
     p_value: float | None
     ci95: tuple[float, float] | None

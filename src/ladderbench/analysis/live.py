@@ -17,6 +17,7 @@ from typing import Any
 
 from ladderbench.analysis.stats import Z95, wilson
 from ladderbench.items import ResultRow
+from ladderbench.summaries import LiveSummary
 
 
 def _interval(mean: float, se: float) -> list[float]:
@@ -37,7 +38,7 @@ def _combine(parts: list[tuple[float, float]]) -> tuple[float, float]:
     return mean, se
 
 
-def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> dict[str, Any]:
+def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
     per_item: dict[str, list[float]] = defaultdict(list)
     task_of: dict[str, str] = {}
     category_of: dict[str, str] = {}
@@ -89,18 +90,20 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> dict[str, Any]:
         mean, se = _combine(list(category_stats.values()))
         overall.update(score=mean, ci95=_interval(mean, se))
     n = sum(len(v) for v in item_scores.values())
-    return {
-        "run": head.run if head else None,
-        "suite": head.suite if head else None,
-        "adapter": head.adapter if head else None,
-        "model": head.model if head else None,
-        "total": total,
-        "n": n,
-        "errors": sum(errors.values()),
-        "passed": sum(t["perfect"] for t in by_task.values()),
-        "rate": overall["score"],
-        "samples": samples,
-        "overall": overall,
-        "byCategory": by_category,
-        "byTask": by_task,
-    }
+    return LiveSummary.model_validate(
+        {
+            "run": head.run if head else None,
+            "suite": head.suite if head else None,
+            "adapter": head.adapter if head else None,
+            "model": head.model if head else None,
+            "total": total,
+            "n": n,
+            "errors": sum(errors.values()),
+            "passed": sum(t["perfect"] for t in by_task.values()),
+            "rate": overall["score"],
+            "samples": samples,
+            "overall": overall,
+            "byCategory": by_category,
+            "byTask": by_task,
+        }
+    )

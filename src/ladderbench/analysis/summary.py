@@ -15,6 +15,7 @@ from typing import Any
 
 from ladderbench.analysis.stats import pass_at_k, wilson
 from ladderbench.items import ResultRow
+from ladderbench.summaries import Group, Rung
 
 CLEARED = 0.9
 NOISE_POINTS = 10.0
@@ -104,8 +105,8 @@ def _rises(by_rung: dict[str, dict[str, Any]], noun: str) -> tuple[list[str], li
 def summarise(
     rows: Iterable[ResultRow],
     *,
-    rung: str,
-    group: str,
+    rung: Rung,
+    group: Group,
     samples: int = 1,
     baseline: float | None = None,
     extra: dict[str, Any] | None = None,

@@ -210,7 +210,7 @@ def main(job_path: str, result_path: str) -> None:
     def overdue(signum: int, frame: object) -> None:
         os.kill(pid, 9)  # the parent's timeout did not come (it died?): end the run ourselves
 
-    import _signal
+    import _signal  # type: ignore[import-not-found]  # C module, no stub; signal would import enum
 
     _signal.signal(_signal.SIGALRM, overdue)
     _signal.alarm(job["limits"]["wall"])

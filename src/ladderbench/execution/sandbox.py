@@ -94,7 +94,7 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ladderbench.errors import UserError
 
@@ -184,6 +184,11 @@ class Outcome:
     error: str = ""
 
 
+Status = Literal[
+    "completed", "syntax_error", "missing_function", "load_error", "timeout", "cpu_limit", "crashed"
+]
+
+
 @dataclass(frozen=True)
 class RunResult:
     """One run.
@@ -193,7 +198,7 @@ class RunResult:
     "cpu_limit", "crashed" (the worker died without a result).
     """
 
-    status: str
+    status: Status
     outcomes: tuple[Outcome, ...] = ()
     detail: str = ""
     seconds: float = 0.0
@@ -586,9 +591,10 @@ def run_function(
     if not finished:
         return RunResult("timeout", (), f"killed after {limits.wall_seconds:g} s", seconds)
     if parsed is not None and parsed.get("load") != "ok":
-        kind = str(parsed.get("load"))
-        if kind not in ("syntax_error", "missing_function", "load_error"):
-            kind = "crashed"
+        load = parsed.get("load")
+        kind: Status = "crashed"
+        if load in ("syntax_error", "missing_function", "load_error"):
+            kind = load
         return RunResult(kind, (), str(parsed.get("detail", ""))[:200], seconds)
     if parsed is not None:
         outcomes = _outcomes(parsed["outcomes"])

@@ -25,6 +25,14 @@ import unicodedata
 
 __all__ = ["extract_answer", "extract_choice", "normalise_text", "strip_think"]
 
+
+def _match_end(pattern: re.Pattern[str], text: str, pos: int, endpos: int | None = None) -> int:
+    """Where ``pattern`` matches at pos ends, for the patterns here that match the empty string."""
+    m = pattern.match(text, pos, len(text) if endpos is None else endpos)
+    assert m is not None, "the pattern matches the empty string"
+    return m.end()
+
+
 # ---------------------------------------------------------------- reasoning blocks
 
 _THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.I | re.S)
@@ -140,7 +148,7 @@ class _Options:
     """One question's option labels (upper case) and normalised option texts."""
 
     def __init__(self, choices: list[str], letters: str) -> None:
-        self.key_by_label = {}
+        self.key_by_label: dict[str, str] = {}
         for letter, choice in zip(letters, choices):
             label = unicodedata.normalize("NFKC", letter).upper()
             if len(label) == 1 and label.isalnum() and label not in self.key_by_label:
@@ -225,7 +233,7 @@ _LEAD_WORDS = re.compile(r"\s*(?:(?:option|choice|letter|either|both)\b\s*)*", r
 
 def _read_after(masked: str, pos: int, opts: _Options, word_ok: frozenset, explicit: bool):
     """The answer stated right after a marker phrase, as (label or None, end), or None."""
-    pos = _LEAD_WORDS.match(masked, pos).end()
+    pos = _match_end(_LEAD_WORDS, masked, pos)
     token = _letter_at(masked, pos, word_ok)
     if token and _is_subject(masked, token[1]):
         return None
@@ -236,9 +244,9 @@ def _read_after(masked: str, pos: int, opts: _Options, word_ok: frozenset, expli
         return None
     line_end = masked.find("\n", pos)
     line_end = len(masked) if line_end < 0 else line_end
-    label = opts.match_text(masked[pos:line_end], whole=False)
-    if label:
-        return label, line_end
+    by_text = opts.match_text(masked[pos:line_end], whole=False)
+    if by_text:
+        return by_text, line_end
     return (None, token[1]) if token else None  # "Answer: E" names a non-option
 
 
@@ -257,7 +265,7 @@ def _read_whole(segment: str, opts: _Options):
     s = segment.strip().rstrip(".!?:;,").strip()
     if not s:
         return None
-    token = _letter_at(s, _WHOLE_PREFIX.match(s).end(), opts.valid)
+    token = _letter_at(s, _match_end(_WHOLE_PREFIX, s, 0), opts.valid)
     rest = s[token[1] :].strip(" \t.:)-–—") if token else ""
     if token and token[0] in opts.valid:
         label = token[0]
@@ -267,9 +275,9 @@ def _read_whole(segment: str, opts: _Options):
             return label, False
         if opts.key_by_label[label] and _option_key(rest) == opts.key_by_label[label]:
             return label, True
-    label = opts.match_text(s, whole=True)
-    if label:
-        return label, True
+    by_text = opts.match_text(s, whole=True)
+    if by_text:
+        return by_text, True
     if token and not rest:
         return None, False  # a lone label that is not an option, such as "E" of four
     return None
@@ -542,9 +550,9 @@ def _marked_answers(text: str) -> list:
         value = text[m.end() : end]
         if not _clean(value) and end == line_end:
             block_limit = text.rfind("\n", 0, limit) + 1 if following else limit
-            end = _BLOCK.match(text, end, max(end, block_limit)).end()
+            end = _match_end(_BLOCK, text, end, max(end, block_limit))
             value = "\n".join(line.strip() for line in text[line_end:end].splitlines())
-        is_label = not m.group(1) and _LABEL_PREFIX.match(text, line_start).end() >= m.start()
+        is_label = not m.group(1) and _match_end(_LABEL_PREFIX, text, line_start) >= m.start()
         found.append(_Found(m.start(), end, value, _LABEL if is_label else _PHRASE))
     return found
 

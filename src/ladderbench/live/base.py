@@ -12,10 +12,15 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ladderbench.grading.scorer import Scorer
 from ladderbench.items import Item, Verdict
+
+# The six live categories; every task belongs to one.
+Category = Literal[
+    "math", "reasoning", "language", "data_analysis", "instruction_following", "coding"
+]
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class Task:
     """
 
     name: ClassVar[str]
-    category: ClassVar[str]
+    category: ClassVar[Category]
     uses_sources: ClassVar[bool] = False
 
     def generate(self, rng: random.Random, sources: Sources) -> Question:

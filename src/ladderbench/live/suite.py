@@ -18,7 +18,7 @@ from ladderbench.summaries import LiveSummary
 
 
 def summarise_live(rows: Iterable[ResultRow], samples: int) -> LiveSummary:
-    return LiveSummary.model_validate(live_summary(rows, samples))
+    return live_summary(rows, samples)
 
 
 class LiveSuite:

@@ -98,11 +98,12 @@ def audit_case(case_id: str, rows: list[LedgerRow], min_spread: float) -> CaseAu
             result.adjacent.append(inv)
     medians = [r.median for r in graded if r.median is not None]
     result.tau = _kendall_tau_b([r.level for r in graded], medians)
-    result.spread = (
-        max(graded, key=lambda r: r.level).median - min(graded, key=lambda r: r.level).median
-        if len(graded) >= 2
-        else 0.0
-    )
+    result.spread = 0.0
+    if len(graded) >= 2:
+        top = max(graded, key=lambda r: r.level).median
+        bottom = min(graded, key=lambda r: r.level).median
+        assert top is not None and bottom is not None  # graded: every median is set
+        result.spread = top - bottom
     result.flat = result.spread < min_spread
     result.unstable = any(not r.stable for r in graded)
     result.uncited = sum(not r.cited for r in graded if any(x.strip() for x in r.reasons))

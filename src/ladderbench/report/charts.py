@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT, PAD = 560, 220, 36
@@ -75,8 +77,8 @@ def heatmap(
     title: str,
     rows: list[str],
     columns: list[str],
-    value: dict[tuple[str, str], str | None],
-    shade: dict[tuple[str, str], float],
+    value: Mapping[tuple[str, str], str | None],
+    shade: Mapping[tuple[str, str], float],
 ) -> Markup:
     """A grid of labelled, shaded cells (rows x columns); missing cells stay blank."""
     cell, left, top = 46, 130, 24

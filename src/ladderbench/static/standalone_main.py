@@ -41,11 +41,8 @@ def fail(message):
 def load_questions(folder, levels, limit):
     """Read levelN_*.jsonl beside this script; a bad line stops with file, line and field."""
     questions = []
-    files = sorted(
-        (int(LEVEL_FILE.match(p.name).group(1)), p)
-        for p in Path(folder).glob("*.jsonl")
-        if LEVEL_FILE.match(p.name)
-    )
+    named = ((LEVEL_FILE.match(p.name), p) for p in Path(folder).glob("*.jsonl"))
+    files = sorted((int(m.group(1)), p) for m, p in named if m)
     if not files:
         fail(f"{folder}: no level files (level1_easy.jsonl ...)")
     for level, path in files:
@@ -165,7 +162,7 @@ def main(argv=None):
         sys.stderr.write(f"\r{i}/{len(questions)}")
     sys.stderr.write("\n")
 
-    table = {}
+    table: dict[str, dict] = {}
     for level in sorted({r["level"] for r in records}):
         rows = [r for r in records if r["level"] == level]
         scored = [r for r in rows if r["error"] is None]

@@ -136,7 +136,7 @@ _CODE_START = re.compile(r"(?:def|class|import|from|async\s+def)\b|@\w|#")
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
     """Every fenced block as (language tag, body), in order; an unclosed last one runs to the
     end of the text."""
-    blocks = []
+    blocks: list[tuple[str, str]] = []
     pos = 0
     while True:
         m = _OPENER.search(text, pos)

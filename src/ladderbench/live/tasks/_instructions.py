@@ -115,10 +115,13 @@ def _reserved() -> frozenset[str]:
 RESERVED_WORDS: frozenset[str] = _reserved()
 
 
+_STRAIGHT_QUOTES: dict[str, str | int | None] = {"“": '"', "”": '"', "‘": "'", "’": "'"}
+
+
 def _flat(text: str) -> str:
     """NFKC, straight quotes, CRLF as LF."""
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
-    return text.translate(str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"}))
+    return text.translate(str.maketrans(_STRAIGHT_QUOTES))
 
 
 def _one_line(text: str) -> str:
@@ -549,7 +552,7 @@ def _check_first_word(text: str, p: Instruction) -> bool:
     if len(found) < p["n"]:
         return False
     first = _WORD.search(found[p["n"] - 1])
-    return bool(first) and first.group().casefold() == p["word"].casefold()
+    return first is not None and first.group().casefold() == p["word"].casefold()
 
 
 def _draw_first_word(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:

@@ -19,12 +19,13 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, Literal
 
 from ladderbench.live.tasks._tables import Cell, cell_text, csv_text
 
 Columns = list[str]
 Rows = list[list[Cell]]
+Orient = Literal["records", "index", "columns", "split"]  # the pandas JSON layouts read here
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,7 @@ def _int_key(label: Any) -> int | None:
         return None
 
 
-def _json_frame(buffer: str, orient: str, lines: bool) -> Parsed:
+def _json_frame(buffer: str, orient: Orient, lines: bool) -> Parsed:
     import pandas as pd
 
     with warnings.catch_warnings():
@@ -250,13 +251,14 @@ def _json_frame(buffer: str, orient: str, lines: bool) -> Parsed:
             precise_float=True,
         )
     if orient in ("index", "columns"):
-        keys = [_int_key(label) for label in frame.index]
-        if all(k is not None for k in keys):
+        labels = [_int_key(label) for label in frame.index]
+        keys = [k for k in labels if k is not None]
+        if len(keys) == len(labels):
             frame = frame.iloc[sorted(range(len(keys)), key=lambda i: keys[i])]
     return [str(c) for c in frame.columns], frame.to_numpy().tolist()
 
 
-def _json_reader(orient: str) -> Callable[[str], Parsed | None]:
+def _json_reader(orient: Orient) -> Callable[[str], Parsed | None]:
     """A reader of one pandas orient: the value must be an array (records) or an object."""
 
     def read(text: str) -> Parsed | None:

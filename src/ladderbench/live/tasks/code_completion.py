@@ -69,7 +69,7 @@ Put your code in a ```python fenced code block at the end of your reply: the las
 block of the reply is the one graded."""
 
 
-def continuation_indent(reference: str, prefix: str) -> str:
+def continuation_indent(reference: object, prefix: str) -> str:
     """The indentation of the first line after the given part (four spaces if unknown)."""
     if isinstance(reference, str) and isinstance(prefix, str) and reference.startswith(prefix):
         for line in reference[len(prefix) :].splitlines():

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from ladderbench.grading.extract import strip_think
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
-from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.base import Category, Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks._corpus import passages
 from ladderbench.live.tasks._instructions import (
@@ -203,7 +203,7 @@ def followed(record: dict[str, Any], response: str) -> list[bool]:
 @register
 class InstructionFollowing(Task):
     name: ClassVar[str] = "instruction_following"
-    category: ClassVar[str] = "instruction_following"
+    category: ClassVar[Category] = "instruction_following"
     uses_sources: ClassVar[bool] = True
 
     def __init__(self, config: InstructionFollowingConfig = CONFIG) -> None:

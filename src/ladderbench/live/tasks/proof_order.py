@@ -26,7 +26,7 @@ import string
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from rapidfuzz.distance import Levenshtein
 
@@ -42,7 +42,7 @@ class Proof:
     """A claim and its steps in the one valid order."""
 
     name: str
-    kind: str  # contradiction, induction, number_theory, derivation
+    kind: Literal["contradiction", "induction", "number_theory", "derivation"]
     claim: str
     steps: tuple[str, ...]
 
@@ -532,10 +532,12 @@ class ProofOrder(Task):
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
         truth = _string_list(record.get("ground_truth"))
-        labels = record.get("labels") or truth
         answer = extract_answer(response)
-        if truth is None or not all(isinstance(label, str) for label in labels):
+        if truth is None:
             return verdict(answer, 0.0)  # a malformed record
+        labels = record.get("labels") or truth
+        if not all(isinstance(label, str) for label in labels):
+            return verdict(answer, 0.0)
         return verdict(answer, order_score(parse_order(answer, sorted(labels)), truth))
 
     def reference(self, record: dict[str, Any]) -> str:

@@ -176,11 +176,13 @@ def rewrite(col: Column, rng: random.Random) -> list[Cell]:
 
         return each(id_value)
     if fmt == "date":
-        style = rng.choice(DATE_STYLES)
-        return each(lambda v: write_date(dt.date.fromisoformat(str(v)), style))
+        date_style = rng.choice(DATE_STYLES)
+        return each(lambda v: write_date(dt.date.fromisoformat(str(v)), date_style))
     if fmt == "datetime":
-        style = rng.choice(DATETIME_STYLES)
-        return each(lambda v: write_datetime(dt.datetime.strptime(str(v), "%Y-%m-%d %H:%M"), style))
+        datetime_style = rng.choice(DATETIME_STYLES)
+        return each(
+            lambda v: write_datetime(dt.datetime.strptime(str(v), "%Y-%m-%d %H:%M"), datetime_style)
+        )
     if fmt == "person":  # First Last -> Last, First
         upper = rng.random() < 0.4
 
@@ -200,12 +202,12 @@ def rewrite(col: Column, rng: random.Random) -> list[Cell]:
         return each(person_lf)
     if fmt == "money":
         pattern = rng.choice(("${:,.2f}", "{:.2f} USD", "USD {:,.2f}"))
-        return each(lambda v: pattern.format(float(v)))  # type: ignore[arg-type]
+        return each(lambda v: pattern.format(float(v)))
     if fmt == "float":  # two fixed decimals, where that loses nothing
         numbers = [float(v) for v in col.present]  # type: ignore[arg-type]
         if any(round(x, 2) != x for x in numbers) or rng.random() >= 0.5:
             return values
-        return each(lambda v: f"{float(v):.2f}")  # type: ignore[arg-type]
+        return each(lambda v: f"{float(v):.2f}")
     if fmt == "int":
         big = any(abs(v) >= 1000 for v in col.present)  # type: ignore[arg-type]
         return each(lambda v: f"{v:,}") if big and rng.random() < 0.6 else values
@@ -259,7 +261,7 @@ def _right_names(
     columns: Sequence[Column], left_names: Sequence[str], opaque: bool, rng: random.Random
 ) -> list[str]:
     taken = {_key(n) for n in left_names}
-    names = []
+    names: list[str] = []
     for col in columns:
         if opaque:
             options = [_opaque_name(rng) for _ in range(8)]
@@ -341,8 +343,8 @@ def build_pair(rng: random.Random, sources: Sources, cfg: JoinConfig, opaque: bo
         if len(usable) >= 2:
             break
     else:
-        names = ", ".join(sorted(sources.tables))
-        raise UserError(f"--sources: no table has two columns that differ ({names})")
+        known = ", ".join(sorted(sources.tables))
+        raise UserError(f"--sources: no table has two columns that differ ({known})")
 
     n_left = min(rng.randint(cfg.min_left_cols, cfg.max_left_cols), max(2, len(usable) - 1))
     n_left = min(n_left, len(usable))

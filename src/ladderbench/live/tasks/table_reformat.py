@@ -241,7 +241,7 @@ def answer_text(response: str) -> str | None:
     if tagged:
         found = extract_answer(response)
     else:
-        fences = _FENCE.findall(text)
+        fences: list[str] = _FENCE.findall(text)
         found = fences[-1] if fences else extract_answer(response)
     if found is None:
         return None

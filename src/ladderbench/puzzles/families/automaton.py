@@ -68,6 +68,12 @@ def _step(row: Sequence[int], rule: dict[tuple[int, int, int], int]) -> list[int
     return [rule[(padded[i - 1], padded[i], padded[i + 1])] for i in range(1, len(padded) - 1)]
 
 
+def _flip(hood: tuple[int, int, int], position: int) -> tuple[int, int, int]:
+    """hood with the input at position (0 left, 1 centre, 2 right) flipped."""
+    left, centre, right = (b ^ (i == position) for i, b in enumerate(hood))
+    return left, centre, right
+
+
 def _uses_every_neighbour(rule: dict[tuple[int, int, int], int]) -> bool:
     """True when flipping the left, centre or right input each changes the output somewhere.
 
@@ -75,10 +81,7 @@ def _uses_every_neighbour(rule: dict[tuple[int, int, int], int]) -> bool:
     neighbourhood can be ignored.
     """
     for position in range(3):
-        if all(
-            rule[hood] == rule[tuple(b ^ (i == position) for i, b in enumerate(hood))]
-            for hood in NEIGHBOURHOODS
-        ):
+        if all(rule[hood] == rule[_flip(hood, position)] for hood in NEIGHBOURHOODS):
             return False
     return True
 

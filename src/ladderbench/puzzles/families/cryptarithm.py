@@ -180,11 +180,12 @@ class Cryptarithm(Family):
         for _ in range(cfg.max_attempts):
             cipher = rng.sample(string.ascii_uppercase, 10)  # cipher[d] is the letter of digit d
             pool = rng.sample(string.digits, rng.randint(cfg.pool_min, cfg.pool_max))
-            numbers = [
+            drawn = [
                 _draw_number(rng, pool, rng.randint(cfg.min_len, cfg.max_len))
                 for _ in range(cfg.addends)
             ]
-            if None in numbers:
+            numbers = [n for n in drawn if n is not None]
+            if len(numbers) < len(drawn):
                 continue
             addends = ["".join(cipher[int(d)] for d in str(n)) for n in numbers]
             total = "".join(cipher[int(d)] for d in str(sum(numbers)))

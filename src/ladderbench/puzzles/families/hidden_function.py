@@ -32,7 +32,9 @@ from ladderbench.puzzles.base import Family, Puzzle
 from ladderbench.puzzles.registry import register
 
 Value = Any  # an int, or a tuple of ints for the list domain
-Op = tuple[str, Callable[[Any], Any]]
+# (name, function of one value). Callable[..., Any]: mypy cannot infer a lambda that binds its
+# constant as a default argument (``lambda x, k=k: x + k``) against a one-argument Callable.
+Op = tuple[str, Callable[..., Any]]
 
 
 @dataclass(frozen=True)

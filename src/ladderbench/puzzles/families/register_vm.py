@@ -163,12 +163,12 @@ def _draw(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | None
     counter = rng.choice(REGISTERS)  # the loop counter (tier 4); never SET in the opening lines
     others = tuple(r for r in REGISTERS if r != counter)
     opening = rng.sample(others, 3) if cfg.loop else rng.sample(REGISTERS, 3)
-    program: list[Instruction] | None = [("SET", r, rng.randint(-9, 20) or 1) for r in opening]
+    prefix: list[Instruction] = [("SET", r, rng.randint(-9, 20) or 1) for r in opening]
     lines = rng.randint(cfg.min_lines, cfg.max_lines)
     if not cfg.loop:
-        return _straight(rng, lines, REGISTERS, cfg.max_abs, program)
+        return _straight(rng, lines, REGISTERS, cfg.max_abs, prefix)
     before = rng.randint(0, 1)
-    program = _straight(rng, before, others, cfg.max_abs, program)
+    program = _straight(rng, before, others, cfg.max_abs, prefix)
     if program is None:
         return None
     program.append(("SET", counter, rng.randint(cfg.min_iterations, cfg.max_iterations)))

@@ -257,10 +257,10 @@ class Sudoku(Family):
         """
         if not isinstance(text, str):
             return None
-        text = _unlabel(text)
-        if text is None or not _GRID_TEXT.fullmatch(text):
+        unlabelled = _unlabel(text)
+        if unlabelled is None or not _GRID_TEXT.fullmatch(unlabelled):
             return None
-        digits = [ch for ch in text if "0" <= ch <= "9"]
+        digits = [ch for ch in unlabelled if "0" <= ch <= "9"]
         n = _SIZES.get(len(digits))
         if n is None:
             return None

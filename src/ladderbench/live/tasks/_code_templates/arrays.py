@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ladderbench.live.tasks._code_templates.base import Cases, Template, ints
+from ladderbench.live.tasks._code_templates.base import Args, Cases, Template, ints
 
 PARTITION_DESCRIPTION = """\
 Given a list of integers, move every element divisible by $m (0 and negative multiples such as \
@@ -39,7 +39,7 @@ def _partition_constants(rng: random.Random) -> dict[str, Any]:
 def _partition_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     m = c["m"]
     typical = [[ints(rng, rng.randint(6, 11), -20, 30)] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[m * 3]],
         [[m, 2 * m, -m, 0]],
@@ -77,7 +77,7 @@ def _next_constants(rng: random.Random) -> dict[str, Any]:
 def _next_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     typical = [[ints(rng, rng.randint(7, 12), -5, 15)] for _ in range(6)]
     d, w = c["d"], c["w"]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[7]],
         [[0] + [d - 1] * w + [d]],
@@ -116,7 +116,7 @@ def _subarray_constants(rng: random.Random) -> dict[str, Any]:
 def _subarray_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     typical = [[ints(rng, rng.randint(6, 12), -9, 12)] for _ in range(6)]
     m = c["m"]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[m]],
         [[0] * (c["length"] + 2)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ladderbench.live.tasks._code_templates.base import Cases, Template, ints
+from ladderbench.live.tasks._code_templates.base import Args, Cases, Template, ints
 
 COVER_DESCRIPTION = """\
 Given closed intervals [a, b] of the number line (integers, a <= b, in any order, possibly \
@@ -49,7 +49,7 @@ def _intervals(rng: random.Random, n: int, span: int, longest: int) -> list[list
 def _cover_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     g = c["g"]
     typical = [[_intervals(rng, rng.randint(4, 8), 40, 9)] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[[3, 3]]],
         [[[0, 5], [5 + g, 9]]],
@@ -93,7 +93,7 @@ def _rooms_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         [[[a, a + rng.randint(5, 40)] for a in ints(rng, rng.randint(4, 8), 0, 90)]]
         for _ in range(6)
     ]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[[0, 10]]],
         [[[0, 10], [10 + gap, 20]]],
@@ -151,7 +151,7 @@ def _free_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         return out
 
     typical = [[busy(rng.randint(3, 7))] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[[s - 30, e + 30]]],
         [[[s - 100, s - 50], [e + 10, e + 20]]],

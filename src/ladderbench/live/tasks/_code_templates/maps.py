@@ -8,6 +8,7 @@ from typing import Any
 from ladderbench.live.tasks._code_templates.base import (
     ITEMS,
     VOCABULARY,
+    Args,
     Cases,
     Template,
     cased,
@@ -67,7 +68,7 @@ def _inventory_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     cap = c["cap"]
     typical = [[_inventory_ops(rng, rng.randint(6, 10), cap)] for _ in range(6)]
     a, b = rng.sample(ITEMS, 2)
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[f"add {a} {cap + 5}"]],
         [[f"add {a} 3", f"remove {a} 3", f"remove {a} 1"]],
@@ -131,7 +132,7 @@ def _topwords_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         return "".join(rng.choice("bcdfghklmnprst") for _ in range(n))
 
     x, y, z = letters(c["short"] - 1), letters(c["short"]), letters(c["short"] + 1)
-    edges = [
+    edges: list[Args] = [
         [""],
         [" ".join(rng.sample(short, 3))],
         [f"{a} {b} {b.upper()} {a.title()} {d}"],
@@ -175,7 +176,7 @@ def _groups_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
 
     typical = [[table(rng.randint(5, 9))] for _ in range(6)]
     m = c["m"]
-    edges = [
+    edges: list[Args] = [
         [{}],
         [{"solo": -1}],
         [{"b": m, "a": m, "c": 0, "d": -m}],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ladderbench.live.tasks._code_templates.base import Cases, Template, ordinal
+from ladderbench.live.tasks._code_templates.base import Args, Cases, Template, ordinal
 
 TASKS_DESCRIPTION = """\
 Tasks wait in a queue, given as a string of capital letters from front to back. In each time \
@@ -46,7 +46,7 @@ def _tasks_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         return "".join(rng.choice(letters) for _ in range(n))
 
     typical = [[queue(rng.randint(6, 12), rng.choice(("AB", "ABC", "ABCD")))] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [""],
         ["A"],
         ["A" * 4],
@@ -113,7 +113,7 @@ def _bank_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         ]
 
     typical = [[ops(rng.randint(5, 10))] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [[]],
         [[f"withdraw {limit}"]],
         [[f"withdraw {limit + 1}"]],
@@ -159,7 +159,7 @@ def _automaton_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
         return "".join(rng.choice("#..") for _ in range(n))
 
     typical = [[row(rng.randint(7, 14))] for _ in range(6)]
-    edges = [[""], ["#"], ["."], ["##"], ["#" * 9], ["." * 8 + "#"]]
+    edges: list[Args] = [[""], ["#"], ["."], ["##"], ["#" * 9], ["." * 8 + "#"]]
     return typical, edges
 
 

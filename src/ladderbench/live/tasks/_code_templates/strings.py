@@ -7,6 +7,7 @@ from typing import Any
 
 from ladderbench.live.tasks._code_templates.base import (
     VOCABULARY,
+    Args,
     Cases,
     Template,
     cased,
@@ -67,7 +68,7 @@ def _rotate_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     typical = [[sentence(rng, rng.randint(3, 6), marks)] for _ in range(6)]
     k = c["k"]
     exact = "".join(rng.choice("abcdefghij") for _ in range(k))
-    edges = [
+    edges: list[Args] = [
         [""],
         ["a"],
         ["   "],
@@ -124,7 +125,7 @@ def _rle_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     t, cap = c["t"], c["cap"]
     typical = [[letter_runs(rng, rng.choice(("ab", "abc", "xyz")), rng.randint(4, 8), cap + 3)]]
     typical += [[letter_runs(rng, "abcd", rng.randint(3, 7), 2 * cap + 2)] for _ in range(5)]
-    edges = [
+    edges: list[Args] = [
         [""],
         ["q"],
         ["m" * cap],
@@ -187,7 +188,7 @@ def _justify_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     pool = [w for w in VOCABULARY if len(w) <= width]
     typical = [[[rng.choice(pool) for _ in range(rng.randint(6, 12))]] for _ in range(6)]
     long_word = "".join(rng.choice("abcdefgh") for _ in range(width))
-    edges = [
+    edges: list[Args] = [
         [[]],
         [["solo"]],
         [[long_word, "a", "b"]],
@@ -245,7 +246,7 @@ def _vowel_constants(rng: random.Random) -> dict[str, Any]:
 
 def _vowel_cases(rng: random.Random, c: dict[str, Any]) -> Cases:
     typical = [[sentence(rng, rng.randint(5, 9), (" ",))] for _ in range(6)]
-    edges = [
+    edges: list[Args] = [
         [""],
         ["rhythm"],
         ["sky by fly " + sentence(rng, c["m"] + 2, (" ",))],

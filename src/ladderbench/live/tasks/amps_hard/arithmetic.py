@@ -24,7 +24,7 @@ from ladderbench.live.tasks.amps_hard.subtask import (
 def _sample_variance(values: list[int]) -> Fraction:
     n = len(values)
     mean = Fraction(sum(values), n)
-    return sum((Fraction(v) - mean) ** 2 for v in values) / (n - 1)
+    return sum(((Fraction(v) - mean) ** 2 for v in values), Fraction(0)) / (n - 1)
 
 
 def _smooth_numbers(limit: int) -> tuple[int, ...]:
