@@ -141,6 +141,39 @@ def test_shutdown_stops_idle_workers() -> None:
     assert call_with_time_limit(add, 1, 1, seconds=5) == 2  # a fresh worker starts
 
 
+def _pipe_inodes(pid: int) -> set[int]:
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            inodes.add(os.stat(f"/proc/{pid}/fd/{fd}").st_ino)
+        except OSError:
+            pass
+    return inodes
+
+
+def test_children_never_hold_the_parents_other_pipes() -> None:
+    """A warm child must not keep another pipe of this process open (a reader would wait forever)."""
+    limits.shutdown()
+    read_end, write_end = os.pipe()  # as a sandbox run or the model worker would hold
+    try:
+        assert call_with_time_limit(add, 2, 3, seconds=30) == 5  # a fresh child
+        children = [w.process.pid for w in limits._idle]
+        assert children
+        pipe = os.fstat(write_end).st_ino
+        for pid in children:
+            assert pipe not in _pipe_inodes(pid)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_a_fresh_child_imports_before_the_clock_starts() -> None:
+    """The first call of a fresh child is not charged for importing the function's module."""
+    limits.shutdown()
+    assert call_with_time_limit(amps_hard.check_answer, {"subtask": "gcd", "ground_truth": "6"},
+                                "6", seconds=5)  # fmt: skip
+
+
 # ---------------------------------------------------------------- amps_hard through the limit
 
 

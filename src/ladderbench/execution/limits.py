@@ -7,9 +7,13 @@ makes hundreds of them, so children are kept warm and reused: each serves one ca
 a pipe, a killed one is simply replaced on the next call, and a few idle ones are kept for the
 next callers (one per concurrent caller while calls overlap).
 
-Children are forked where the platform allows it (they start with the parent's imports, sympy
-included, in milliseconds), else spawned. A child runs only the function it is sent; it ignores
-Ctrl-C (the parent's to handle) and exits when its parent is gone.
+Children come from a fork server (where the platform has one, else they are spawned), never forked
+straight from this process: a plain fork would copy whatever file descriptors the parent holds at
+that moment, such as the pipes of a sandbox run or of the model worker that another thread is
+starting, and a warm child would keep them open for good (a reader waiting for EOF would hang).
+A fresh child is made ready before its first timed call (the module of the function it is sent is
+imported then, untimed), so the limit measures the call alone. A child runs only what it is sent;
+it ignores Ctrl-C (the parent's to handle) and exits when its parent is gone.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 MAX_IDLE_WORKERS = 4
+WARM_UP_S = 120.0  # a fresh child's untimed import of the function's module, on a loaded machine
 _PARENT_CHECK_S = 1.0  # how often an idle child looks for its parent
 
 
@@ -45,16 +50,19 @@ class RemoteTraceback(Exception):
 
 
 def _serve(conn: Connection, parent: int) -> None:
-    """A child's loop: receive (fn, args), send back (True, result) or (False, exception, tb)."""
+    """A child's loop: receive (fn, args), send back (True, result) or (False, exception, tb).
+
+    ``args`` None is the warm-up: unpickling ``fn`` imported its module; answer that it is ready.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         if not conn.poll(_PARENT_CHECK_S):
-            if os.getppid() != parent:
+            if not _alive(parent):
                 return
             continue
         try:
             fn, args = conn.recv()
-            reply: tuple[Any, ...] = (True, fn(*args))
+            reply: tuple[Any, ...] = (True, None if args is None else fn(*args))
         except EOFError:
             return
         except Exception as exc:
@@ -66,9 +74,19 @@ def _serve(conn: Connection, parent: int) -> None:
             conn.send((False, TypeError(f"the {kind} cannot be sent back: {exc}"), ""))
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _context() -> Any:
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if fork else "spawn")
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
 
 
 class _Worker:
@@ -82,12 +100,22 @@ class _Worker:
         )
         self.process.start()
         child_end.close()
+        self.ready: set[str] = set()  # modules whose functions this child has imported
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
         """The child's reply to fn(*args): (True, result) or (False, exception, traceback text).
 
         Kills the child and raises when it does not answer in time or dies first.
         """
+        module = getattr(fn, "__module__", "")
+        if module not in self.ready:  # untimed: the child imports fn's module (sympy, say)
+            self._exchange(fn, None, WARM_UP_S)
+            self.ready.add(module)
+        return self._exchange(fn, args, seconds)
+
+    def _exchange(
+        self, fn: Callable[..., Any], args: tuple[Any, ...] | None, seconds: float
+    ) -> Any:
         self.conn.send((fn, args))
         if not self.conn.poll(seconds):
             self.kill()
