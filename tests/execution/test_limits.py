@@ -3,6 +3,7 @@ pool of warm workers recovers after a timeout (bounds leave room for a loaded ma
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -144,15 +145,13 @@ def test_shutdown_stops_idle_workers() -> None:
 def _pipe_inodes(pid: int) -> set[int]:
     inodes = set()
     for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
+        with contextlib.suppress(OSError):
             inodes.add(os.stat(f"/proc/{pid}/fd/{fd}").st_ino)
-        except OSError:
-            pass
     return inodes
 
 
 def test_children_never_hold_the_parents_other_pipes() -> None:
-    """A warm child must not keep another pipe of this process open (a reader would wait forever)."""
+    """A warm child must not keep another pipe of this process open (its reader would hang)."""
     limits.shutdown()
     read_end, write_end = os.pipe()  # as a sandbox run or the model worker would hold
     try:
