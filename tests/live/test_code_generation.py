@@ -33,12 +33,12 @@ from task_checks import (
 )
 
 from ladderbench.execution import sandbox
+from ladderbench.grading.code import extract_code
 from ladderbench.live.base import Question
 from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
     MIN_TESTS,
     TEMPLATES,
-    extract_code,
 )
 from ladderbench.live.tasks.code_generation import CodeGeneration
 

@@ -587,3 +587,56 @@ def extract_answer(response: str) -> str | None:
         restated = [f for f in found if f.start >= change_of_mind.end()]
         chosen = max(restated, key=lambda f: f.start, default=chosen)
     return _clean(chosen.value) or None
+
+
+# ---------------------------------------------------------------- whole-text answers
+
+_FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.S)
+_LANGUAGE_TAG = re.compile(
+    r"(?:csv|tsv|json|jsonl|ndjson|json5|html|markdown|md|text|txt|plaintext|plain|table)",
+    re.I,
+)
+
+
+def extract_table_text(response: str) -> str | None:
+    """The table text of a reply: the <solution> block, else the last fenced code block.
+
+    A fence inside the solution block is unwrapped too, and a leading language tag that answer
+    extraction left behind (```csv) is dropped.
+    """
+    text = strip_think(response) if isinstance(response, str) else None
+    if text is None:
+        return None
+    tagged = re.search(r"<(?:solution|answer)>", text, re.I)
+    if tagged:
+        found = extract_answer(response)
+    else:
+        fences: list[str] = _FENCE.findall(text)
+        found = fences[-1] if fences else extract_answer(response)
+    if found is None:
+        return None
+    fences = _FENCE.findall(found)
+    if fences:
+        found = fences[-1]
+    lines = found.strip("\n").split("\n")
+    if len(lines) > 1 and _LANGUAGE_TAG.fullmatch(lines[0].strip()):
+        lines = lines[1:]
+    found = "\n".join(lines).strip("\n")
+    return found if found.strip() else None
+
+
+_SOLUTION_WRAP = re.compile(r"\s*<solution>(.*)</solution>\s*", re.S | re.I)
+
+
+def extract_reply_text(response: str) -> str | None:
+    """The reply as checked: closed <think> blocks dropped, a whole-reply <solution> unwrapped,
+    CRLF line ends made LF; None when the reply is still thinking or is not text."""
+    if not isinstance(response, str):
+        return None
+    text = strip_think(response)
+    if text is None:
+        return None
+    wrapped = _SOLUTION_WRAP.fullmatch(text)
+    if wrapped:
+        text = wrapped.group(1).strip()
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ladderbench.grading.code import extract_code
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
@@ -29,7 +30,6 @@ from ladderbench.live.registry import register
 from ladderbench.live.tasks._code_problems import (
     completion_sources,
     examples_text,
-    extract_code,
     make_problem,
     modules_text,
     passes,

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ladderbench.grading.extract import strip_think
+from ladderbench.grading.extract import extract_reply_text
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Category, Question, Sources, Task
@@ -164,23 +163,6 @@ def draw_instructions(
     raise RuntimeError(f"no satisfiable instruction set in {cfg.max_attempts} draws")
 
 
-_SOLUTION_WRAP = re.compile(r"\s*<solution>(.*)</solution>\s*", re.S | re.I)
-
-
-def response_text(response: str) -> str | None:
-    """The reply as checked: closed <think> blocks dropped, a whole-reply <solution> unwrapped,
-    CRLF line ends made LF; None when the reply is still thinking or is not text."""
-    if not isinstance(response, str):
-        return None
-    text = strip_think(response)
-    if text is None:
-        return None
-    wrapped = _SOLUTION_WRAP.fullmatch(text)
-    if wrapped:
-        text = wrapped.group(1).strip()
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
 def instructions_of(record: dict[str, Any]) -> list[Instruction]:
     """The record's instructions: its ``instructions`` field, else its JSON ground truth."""
     found = record.get("instructions")
@@ -194,7 +176,7 @@ def instructions_of(record: dict[str, Any]) -> list[Instruction]:
 def followed(record: dict[str, Any], response: str) -> list[bool]:
     """For each instruction, whether the reply follows it (all False for no usable reply)."""
     instructions = instructions_of(record)
-    text = response_text(response)
+    text = extract_reply_text(response)
     if not text:
         return [False] * len(instructions)
     return [check(p, text) for p in instructions]
@@ -232,7 +214,7 @@ class InstructionFollowing(Task):
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
-        text = response_text(response) or None
+        text = extract_reply_text(response) or None
         try:
             results = followed(record, response)
         except (KeyError, TypeError, ValueError):  # a malformed record

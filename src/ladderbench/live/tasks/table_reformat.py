@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.extract import extract_table_text
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
@@ -136,11 +136,6 @@ def parse_table(text: str, fmt: str) -> Parsed | None:
 # ---------------------------------------------------------------- comparing
 
 _MISSING = {"", "nan", "null", "none"}
-_FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.S)
-_LANGUAGE_TAG = re.compile(
-    r"(?:csv|tsv|json|jsonl|ndjson|json5|html|markdown|md|text|txt|plaintext|plain|table)",
-    re.I,
-)
 _FINAL_STRIP = ".*`"
 
 
@@ -228,33 +223,6 @@ def tables_match(
     return True
 
 
-def answer_text(response: str) -> str | None:
-    """The table text of a reply: the <solution> block, else the last fenced code block.
-
-    A fence inside the solution block is unwrapped too, and a leading language tag that answer
-    extraction left behind (```csv) is dropped.
-    """
-    text = strip_think(response) if isinstance(response, str) else None
-    if text is None:
-        return None
-    tagged = re.search(r"<(?:solution|answer)>", text, re.I)
-    if tagged:
-        found = extract_answer(response)
-    else:
-        fences: list[str] = _FENCE.findall(text)
-        found = fences[-1] if fences else extract_answer(response)
-    if found is None:
-        return None
-    fences = _FENCE.findall(found)
-    if fences:
-        found = fences[-1]
-    lines = found.strip("\n").split("\n")
-    if len(lines) > 1 and _LANGUAGE_TAG.fullmatch(lines[0].strip()):
-        lines = lines[1:]
-    found = "\n".join(lines).strip("\n")
-    return found if found.strip() else None
-
-
 # ---------------------------------------------------------------- the task
 
 
@@ -295,7 +263,7 @@ class TableReformat(Task):
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
-        text = answer_text(response)
+        text = extract_table_text(response)
         if text is None:
             return verdict(None, 0.0)
         fmt = record["target_format"]
