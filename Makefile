@@ -58,6 +58,7 @@ bench: setup
 	$(BIN)/python bench/harness_overhead.py
 	$(BIN)/python bench/puzzle_generation.py
 	$(BIN)/python bench/report_scale.py
+	$(BIN)/python bench/local_worker.py
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .ruff_cache
