@@ -41,6 +41,12 @@ class Family:
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
         raise NotImplementedError
 
+    def config(self, tier: int) -> Any:
+        """The difficulty parameters of ``tier``; a tier this family lacks is a ValueError."""
+        if tier not in self.tiers:
+            raise ValueError(f"{self.name} has no tier {tier}; tiers: {sorted(self.tiers)}")
+        return self.tiers[tier]
+
     def normalise(self, text: str) -> str | None:
         raise NotImplementedError
 

@@ -108,6 +108,18 @@ def tests_field(problem: Problem) -> list[dict[str, Any]]:
     return [{"input": args, "output": out} for args, out in problem.tests]
 
 
+def problem_fields(problem: Problem, **extra: Any) -> dict[str, Any]:
+    """The record fields of a coding question, ``extra`` before the hidden tests (field order is
+    part of a release's bytes)."""
+    return {
+        "template": problem.template,
+        "entry_point": problem.entry,
+        "signature": problem.signature,
+        **extra,
+        "tests": tests_field(problem),
+    }
+
+
 def read_tests(record: dict[str, Any]) -> list[tuple[Args, Any]] | None:
     """The hidden tests stored in a record, or None when they are malformed."""
     tests = record.get("tests")

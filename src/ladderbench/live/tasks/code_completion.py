@@ -33,9 +33,9 @@ from ladderbench.live.tasks._code_problems import (
     make_problem,
     modules_text,
     passes,
+    problem_fields,
     record_parts,
     split_prefix,
-    tests_field,
 )
 
 
@@ -96,13 +96,7 @@ class CodeCompletion(Task):
             prompt=prompt,
             ground_truth=problem.reference,
             subtask=problem.category,
-            fields={
-                "template": problem.template,
-                "entry_point": problem.entry,
-                "signature": problem.signature,
-                "prefix": prefix,
-                "tests": tests_field(problem),
-            },
+            fields=problem_fields(problem, prefix=prefix),
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:

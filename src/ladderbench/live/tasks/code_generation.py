@@ -32,8 +32,8 @@ from ladderbench.live.tasks._code_problems import (
     make_problem,
     modules_text,
     passes,
+    problem_fields,
     record_parts,
-    tests_field,
 )
 
 
@@ -84,12 +84,7 @@ class CodeGeneration(Task):
             prompt=prompt,
             ground_truth=problem.reference,
             subtask=problem.category,
-            fields={
-                "template": problem.template,
-                "entry_point": problem.entry,
-                "signature": problem.signature,
-                "tests": tests_field(problem),
-            },
+            fields=problem_fields(problem),
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:

@@ -207,9 +207,7 @@ class ArithmeticFamily(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"arithmetic has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(_MAX_TRIES):
             if cfg.nested:
                 leaves = rng.randint(cfg.min_ops, cfg.max_ops) + 1

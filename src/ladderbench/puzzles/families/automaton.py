@@ -92,9 +92,7 @@ class Automaton(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"automaton has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(cfg.max_attempts):
             rule = {hood: rng.randint(0, 1) for hood in NEIGHBOURHOODS}
             width = rng.randint(cfg.min_width, cfg.max_width)

@@ -90,9 +90,7 @@ class CaesarFamily(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"caesar has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         pattern = rng.choice(cfg.patterns)
         sentence = " ".join(rng.choice(VOCABULARY[part]) for part in pattern)
         shift = rng.randint(cfg.min_shift, cfg.max_shift)

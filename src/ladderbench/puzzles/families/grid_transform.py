@@ -319,9 +319,7 @@ class GridTransform(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"grid_transform has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         names = [name for name, _ in STEPS] + [RECOLOUR]
         funcs = dict(STEPS)
         for _ in range(MAX_ATTEMPTS):

@@ -174,9 +174,7 @@ class KnightsKnaves(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"knights_knaves has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         names = sorted(rng.sample(NAMES, cfg.people))
         for _ in range(cfg.max_attempts):
             statements = [

@@ -208,9 +208,7 @@ class RegisterVM(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"register_vm has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(_MAX_ATTEMPTS):
             program = _draw(rng, cfg)
             if program is None:

@@ -194,9 +194,7 @@ class SequenceFamily(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"sequence has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(_MAX_TRIES):
             rule = rng.choice(cfg.rules)
             low = 6 if rule == "interleaved" else cfg.min_terms  # 3+ terms per subsequence

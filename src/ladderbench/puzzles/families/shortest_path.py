@@ -150,9 +150,7 @@ class ShortestPath(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"shortest_path has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(_MAX_ATTEMPTS):
             n, edges = _random_graph(rng, cfg)
             adj = _adjacency(n, edges)

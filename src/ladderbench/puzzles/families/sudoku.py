@@ -231,9 +231,7 @@ class Sudoku(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"sudoku has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         n = cfg.size
         for _ in range(_MAX_ATTEMPTS):
             drawn = _draw(rng, cfg)

@@ -155,9 +155,7 @@ class WeightedOrdering(Family):
     tiers = TIERS
 
     def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        if tier not in TIERS:
-            raise ValueError(f"weighted_ordering has no tier {tier}; tiers: {sorted(TIERS)}")
-        cfg = TIERS[tier]
+        cfg = self.config(tier)
         for _ in range(_MAX_ATTEMPTS):
             n = rng.randint(cfg.min_items, cfg.max_items)
             names = rng.sample(COLOURS, n)
