@@ -150,3 +150,18 @@ def test_secret_seeds_never_appear_in_output(tmp_path):
 def test_grading_reuses_the_extraction_module(response, passed):
     item = Item(id="s", prompt="", expected="1234/3412/2143/4321", reference="", family="sudoku")
     assert score_puzzle(item, response).passed is passed
+
+
+@pytest.mark.parametrize(
+    "expected, response, passed",
+    [
+        ("wooden snow", "<answer>Wooden Snow</answer>", True),  # case does not matter here
+        ("wooden snow", "<answer>wOODEN sNOW</answer>", True),
+        ("wooden snow", "<answer>Wooden Show</answer>", False),
+        ("Green Apple", "<answer>green apple</answer>", False),  # the case task: exact
+        ("Green Apple", "<answer>Green Apple</answer>", True),
+    ],
+)
+def test_the_suite_scores_with_the_familys_own_match(expected, response, passed):
+    item = Item(id="t", prompt="", expected=expected, reference="", family="text")
+    assert score_puzzle(item, response).passed is passed

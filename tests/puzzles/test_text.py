@@ -152,3 +152,17 @@ def test_prompt_asks_for_answer_tags() -> None:
 def test_bad_tier_raises(tier: int) -> None:
     with pytest.raises(ValueError):
         make(tier, 1)
+
+
+def test_any_casing_passes_where_case_does_not_matter() -> None:
+    """The prompt says case does not matter: title case, swapped and mixed case all pass."""
+    for tier in sorted(TIERS):
+        for seed in SEEDS:
+            puzzle = make(tier, seed)
+            _, case_matters, _ = solve(puzzle.prompt)
+            if case_matters:
+                continue
+            answer = puzzle.answer
+            mixed = "".join(c.upper() if i % 2 else c for i, c in enumerate(answer))
+            checks.assert_accepts(FAMILY, puzzle, [answer.title(), answer.swapcase(), mixed])
+            checks.assert_rejects(FAMILY, puzzle, [near_miss(answer).title()])

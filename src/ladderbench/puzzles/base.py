@@ -32,7 +32,7 @@ class Family:
     ``tiers`` maps each tier this family supports to its config (a frozen dataclass of the
     difficulty parameters). ``generate`` must draw every random choice from ``rng`` only.
     ``normalise`` turns a model's extracted answer text into the canonical form (or None when it
-    cannot be read); an answer passes when ``normalise(extracted) == puzzle.answer``.
+    cannot be read); an answer passes when ``matches(normalise(extracted), puzzle.answer)``.
     """
 
     name: ClassVar[str]
@@ -50,6 +50,14 @@ class Family:
     def normalise(self, text: str) -> str | None:
         raise NotImplementedError
 
+    def matches(self, reading: str, answer: str) -> bool:
+        """Whether a normalised reading is the answer: equal, unless the family's prompt accepts
+        more than one form (the text family: any letter case where case does not matter)."""
+        return reading == answer
+
     def check(self, puzzle: Puzzle, extracted: str | None) -> bool:
-        """Exact match after normalisation; nothing extracted never passes."""
-        return extracted is not None and self.normalise(extracted) == puzzle.answer
+        """The extracted answer, normalised, matches; nothing extracted never passes."""
+        if extracted is None:
+            return False
+        reading = self.normalise(extracted)
+        return reading is not None and self.matches(reading, puzzle.answer)

@@ -97,11 +97,13 @@ def generate(
 
 
 def score_puzzle(item: Item, response: str) -> Verdict:
-    """Exact match of the normalised final answer with ``item.expected``, read the way
-    ``item.family`` reads answers; ``extracted`` is the canonical reading."""
+    """The final answer, normalised the way ``item.family`` reads answers, matches
+    ``item.expected`` (``Family.matches``: exact, but for forms the prompt accepts);
+    ``extracted`` is the canonical reading."""
+    family = registry.get_family(item.family or "")
     raw = extract_answer(response)
-    reading = registry.get_family(item.family or "").normalise(raw) if raw is not None else None
-    passed = reading is not None and reading == item.expected
+    reading = family.normalise(raw) if raw is not None else None
+    passed = reading is not None and family.matches(reading, item.expected)
     read = reading if reading is not None else "no answer"
     return Verdict(
         extracted=reading,

@@ -6,11 +6,12 @@ edits (insert, delete, swap, replace, keep a slice) at 1-based positions of a co
 model must count characters and track how each edit shifts the later positions. Tier 2 applies
 three edits to a string of random letters, where no familiar word helps the model keep its place.
 
-Case: ``normalise`` cannot see the puzzle, so case sensitivity is carried by the answers
-themselves. An answer that is all lower case, all upper case, or lower case with a capital first
-letter is folded to lower case; any other mix of cases is kept as written. Case-insensitive tasks
-have lower-case answers; the case task (capitalising each word of a phrase of two or more words)
-always has a genuinely mixed answer such as "Green Apple", which folding never produces.
+Case: case sensitivity is carried by the answers themselves. Case-insensitive tasks have
+lower-case answers, and ``matches`` accepts any casing of them (the prompt says case does not
+matter); the case task (capitalising each word of a phrase of two or more words) always has a
+genuinely mixed answer such as "Green Apple", which must be matched exactly. ``normalise`` folds an
+answer that is all lower case, all upper case, or lower case with a capital first letter to lower
+case, and keeps any other mix of cases as written.
 """
 
 from __future__ import annotations
@@ -172,6 +173,11 @@ class TextFamily(Family):
             instruction=instruction, text=text, case_rule=CASE_RULES[case_matters]
         )
         return Puzzle(prompt, answer)
+
+    def matches(self, reading: str, answer: str) -> bool:
+        if answer == answer.lower():  # a case-insensitive task: any casing is the same answer
+            return reading.lower() == answer
+        return reading == answer
 
     def normalise(self, text: str) -> str | None:
         cleaned = " ".join(text.split())
