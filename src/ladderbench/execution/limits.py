@@ -7,20 +7,22 @@ makes hundreds of them, so children are kept warm and reused: each serves one ca
 a pipe, a killed one is simply replaced on the next call, and a few idle ones are kept for the
 next callers (one per concurrent caller while calls overlap).
 
-Children come from a fork server (where the platform has one, else they are spawned), never forked
-straight from this process: a plain fork would copy whatever file descriptors the parent holds at
-that moment, such as the pipes of a sandbox run or of the model worker that another thread is
-starting, and a warm child would keep them open for good (a reader waiting for EOF would hang).
-A fresh child is made ready before its first timed call (the module of the function it is sent is
-imported then, untimed), so the limit measures the call alone. A child runs only what it is sent;
-it ignores Ctrl-C (the parent's to handle) and exits when its parent is gone.
+Each child is a fresh interpreter (``python -m ladderbench.execution.limits``) talking over its
+own two pipes, never a fork of this process: a fork would copy whatever file descriptors the parent
+holds at that moment, such as the pipes of a sandbox run or of the model worker that another thread
+is starting, and a warm child would keep them open for good (a reader waiting for EOF would hang);
+and a fork server or spawn would run a caller's unguarded ``__main__`` again. A fresh child is made
+ready before its first timed call (the module of the function it is sent is imported then,
+untimed), so the limit measures the call alone. A child runs only what it is sent; it ignores
+Ctrl-C (the parent's to handle) and exits when its parent is gone.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -49,57 +51,57 @@ class RemoteTraceback(Exception):
         return "\n" + str(self.args[0]) if self.args else ""
 
 
-def _serve(conn: Connection, parent: int) -> None:
+def _serve(requests: Connection, replies: Connection, parent: int) -> None:
     """A child's loop: receive (fn, args), send back (True, result) or (False, exception, tb).
 
     ``args`` None is the warm-up: unpickling ``fn`` imported its module; answer that it is ready.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
-        if not conn.poll(_PARENT_CHECK_S):
-            if not _alive(parent):
+        if not requests.poll(_PARENT_CHECK_S):
+            if os.getppid() != parent:
                 return
             continue
         try:
-            fn, args = conn.recv()
+            fn, args = requests.recv()
             reply: tuple[Any, ...] = (True, None if args is None else fn(*args))
         except EOFError:
             return
         except Exception as exc:
             reply = (False, exc, traceback.format_exc())
         try:
-            conn.send(reply)
+            replies.send(reply)
         except Exception as exc:  # a result or exception that cannot be pickled
             kind = "result" if reply[0] else f"exception {type(reply[1]).__name__}"
-            conn.send((False, TypeError(f"the {kind} cannot be sent back: {exc}"), ""))
+            replies.send((False, TypeError(f"the {kind} cannot be sent back: {exc}"), ""))
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def _context() -> Any:
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return multiprocessing.get_context(method)
+def _child_main() -> None:
+    """The child's entry: the parent's import path, then requests on stdin, replies on a private
+    copy of stdout (fd 1 goes to stderr, so that what ``fn`` prints cannot corrupt a reply)."""
+    replies = Connection(os.dup(1), readable=False)
+    os.dup2(2, 1)
+    requests = Connection(0, writable=False)
+    sys.path[:] = requests.recv()
+    _serve(requests, replies, os.getppid())
 
 
 class _Worker:
     """One child process and the parent's end of its pipe."""
 
     def __init__(self) -> None:
-        context = _context()
-        self.conn, child_end = context.Pipe()
-        self.process = context.Process(
-            target=_serve, args=(child_end, os.getpid()), name="ladderbench-limit", daemon=True
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,  # Ctrl-C at the terminal is the parent's to handle
         )
-        self.process.start()
-        child_end.close()
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.requests = Connection(os.dup(self.process.stdin.fileno()), readable=False)
+        self.replies = Connection(os.dup(self.process.stdout.fileno()), writable=False)
+        self.process.stdin.close()
+        self.process.stdout.close()
+        self.requests.send(list(sys.path))
         self.ready: set[str] = set()  # modules whose functions this child has imported
 
     def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
@@ -116,26 +118,27 @@ class _Worker:
     def _exchange(
         self, fn: Callable[..., Any], args: tuple[Any, ...] | None, seconds: float
     ) -> Any:
-        self.conn.send((fn, args))
-        if not self.conn.poll(seconds):
+        self.requests.send((fn, args))
+        if not self.replies.poll(seconds):
             self.kill()
             raise TimeLimitExceeded(f"{_name(fn)} ran past its limit of {seconds:g} s")
         try:
-            return self.conn.recv()
+            return self.replies.recv()
         except EOFError:
             self.kill()
             raise WorkerDied(
-                f"{_name(fn)}: the worker process ended (exit code {self.process.exitcode})"
+                f"{_name(fn)}: the worker process ended (exit code {self.process.returncode})"
             ) from None
 
     def alive(self) -> bool:
-        return self.process.is_alive()
+        return self.process.poll() is None
 
     def kill(self) -> None:
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join()
-        self.conn.close()
+        self.process.wait()
+        self.requests.close()
+        self.replies.close()
 
 
 def _name(fn: Callable[..., Any]) -> str:
@@ -167,7 +170,8 @@ def _put_back(worker: _Worker) -> None:
 def call_with_time_limit(fn: Callable[..., T], *args: Any, seconds: float) -> T:
     """``fn(*args)`` run in a child process; TimeLimitExceeded when it takes over ``seconds``.
 
-    ``fn`` must be a module-level function and its arguments and result picklable. Exceptions
+    ``fn`` must be a module-level function of an importable module (not a script's ``__main__``)
+    and its arguments and result picklable. Exceptions
     raised by ``fn`` are raised here (the child's traceback as their cause). The limit is wall
     time, counted from when the call reaches the child; a child that runs out of time is killed,
     so nothing keeps running (or holding the GIL) after the caller has moved on.
@@ -193,3 +197,7 @@ def shutdown() -> None:
         workers, _idle[:] = list(_idle), []
     for worker in workers:
         worker.kill()
+
+
+if __name__ == "__main__":
+    _child_main()
