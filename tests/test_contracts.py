@@ -1,7 +1,10 @@
 """The shared contracts, checked over every registry: each suite, puzzle family, live task, model
 adapter and built-in grader is held to the same rules, so a new entry is covered by registering
-it. What is particular to an entry (its independent re-derivation of answers, its near misses)
-stays in its own test file."""
+it. The generation contracts of puzzle families and live tasks (determinism, hash-seed
+independence, answer tags, references, score ranges, shipped ladders) are checked the same way, over
+the registries, in tests/puzzles/test_family_contracts.py and tests/live/test_task_contracts.py
+(there the shared helpers import by their plain names). What is particular to an entry (its
+independent re-derivation of answers, its near misses) stays in its own test file."""
 
 from __future__ import annotations
 

@@ -1,21 +1,22 @@
-"""The scaffolding every live task's tests share.
+"""The scaffolding the live-task tests share.
 
-A task's test file imports this module by its plain name (``import task_checks as checks``, the
+The test files import this module by its plain name (``import task_checks as checks``, the
 builders and constants also ``from task_checks import ...``): pytest puts the folder of each test
 file on ``sys.path`` (the folders have no ``__init__.py``); ``live.task_checks`` would load a
-second copy. What is particular to a task stays in its own file: the independent re-derivation of
-every ground truth from the prompt (deliberately written apart from the generator), and the reply
-formats, near misses and partial credit its scorer must get right. This module holds only what
-repeats around them: building a question and its stored record, the determinism checks (in process,
-across releases, and byte for byte in a fresh interpreter under another ``PYTHONHASHSEED``), the
-reference and score-range checks, and the checks of a task's shipped answer ladder against the
-grader probe.
+second copy. What holds for every task (determinism in process, across releases and byte for byte
+under other ``PYTHONHASHSEED``s, a reference that scores 1, scores in [0, 1] on any reply, a
+shipped ladder of real questions that passes the probe) is checked once, over the registry, in
+``test_task_contracts.py``. What is particular to a task stays in its own file: the independent
+re-derivation of every ground truth from the prompt (deliberately written apart from the
+generator), and the reply formats, near misses and partial credit its scorer must get right. This
+module holds what both need: building a question and its stored record, and the checks behind the
+contracts.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -107,29 +108,24 @@ def question_digest(task, questions: Iterable[Question], with_reference: bool = 
     return h.hexdigest()
 
 
-def fresh_question_digest(module: str, qualname: str, release: str, with_reference: bool) -> str:
-    """``question_digest`` of questions 0..15 of a newly built task (run in the child)."""
-    task = getattr(importlib.import_module(module), qualname)()
-    questions = [make_question(task, index, release) for index in range(DIGEST_COUNT)]
-    return question_digest(task, questions, with_reference)
+def fresh_registry_digests(release: str = RELEASE) -> str:
+    """JSON of ``{task: question_digest of questions 0..15, references included}`` for every
+    registered task, built afresh (run in a child interpreter by ``registry_digests_under``)."""
+    from ladderbench.live.registry import TASKS
+
+    digests = {}
+    for name in TASKS.names():
+        task = TASKS.get(name)
+        questions = [make_question(task, index, release) for index in range(DIGEST_COUNT)]
+        digests[name] = question_digest(task, questions, with_reference=True)
+    return json.dumps(digests)
 
 
-def assert_same_bytes_under_another_hash_seed(
-    task, make: Make, hash_seeds: Iterable[str] = ("12345",), *, with_reference: bool = False
-) -> None:
-    """Questions 0..15 of the release come out byte for byte the same (see ``question_digest``)
-    in a fresh interpreter under each ``PYTHONHASHSEED`` of ``hash_seeds`` as ``make`` gives
-    here: no generator leans on the iteration order of a set or on ``hash()``."""
-    here = question_digest(task, [make(i, RELEASE) for i in range(DIGEST_COUNT)], with_reference)
-    cls = type(task)
-    code = (
-        "import task_checks\n"
-        f"print(task_checks.fresh_question_digest({cls.__module__!r}, {cls.__qualname__!r}, "
-        f"{RELEASE!r}, {with_reference!r}))\n"
-    )
-    for hash_seed in hash_seeds:
-        child = python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
-        assert child == here, hash_seed
+def registry_digests_under(hash_seed: str, release: str = RELEASE) -> dict[str, str]:
+    """``fresh_registry_digests`` as a fresh interpreter whose ``PYTHONHASHSEED`` is
+    ``hash_seed`` computes it: one child for all tasks."""
+    code = f"import task_checks\nprint(task_checks.fresh_registry_digests({release!r}))\n"
+    return json.loads(python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent]))
 
 
 # ---------------------------------------------------------------- the shipped answer ladder

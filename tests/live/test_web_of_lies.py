@@ -121,10 +121,6 @@ def test_ground_truth_rederived_from_prompt() -> None:
     assert set(subtasks) == {"chain", "web", "tangle"}
 
 
-def test_reference_scores_one() -> None:
-    checks.assert_reference_scores_one(TASK, [record(make(index)) for index in INDICES])
-
-
 def _variants(truth: list[str]) -> list[str]:
     spelled = {"yes": "Yes", "no": "No", "unknown": "Cannot be determined"}
     return [
@@ -177,25 +173,6 @@ def test_wrong_shapes_score_below_one() -> None:
     assert TASK.score(rec, "<solution>yes, no, yes</solution>").score == pytest.approx(2 / 3)
     retracted = "<solution>yes, no, unknown</solution> Hmm, no: <solution>no, no, no</solution>"
     assert TASK.score(rec, retracted).score == pytest.approx(1 / 3)
-
-
-def test_deterministic() -> None:
-    checks.assert_regenerates(TASK, make, (0, 1, 63))
-    assert checks.distinct_prompts(make, INDICES) == len(INDICES)
-
-
-def test_other_release_gives_other_questions() -> None:
-    assert not checks.shared_prompts(make, range(8))
-
-
-def test_same_bytes_under_other_hash_seed() -> None:
-    checks.assert_same_bytes_under_another_hash_seed(TASK, make, ("12345",))
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=300))
-def test_score_never_raises(text: str) -> None:
-    checks.assert_scores_in_range(TASK, [record(make(0))], [text])
 
 
 @settings(max_examples=100, deadline=None)

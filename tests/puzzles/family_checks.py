@@ -1,20 +1,21 @@
-"""The scaffolding every puzzle family's tests share.
+"""The scaffolding the puzzle-family tests share.
 
-A family's test file imports this module by its plain name (``import family_checks as checks``,
-``SEEDS`` and ``make_puzzle`` also by name): pytest puts the folder of each test file on
-``sys.path`` (the folders have no ``__init__.py``); ``puzzles.family_checks`` would load a second
-copy. What is particular to a family stays in its own file: the independent solver that re-derives
-every answer from the prompt text alone (deliberately written apart from the generator), and the
-answer variants and near misses its normaliser must accept or refuse. This module holds only what
-repeats around them: building an instance, the determinism checks (in process, and byte for byte in
-a fresh interpreter under another ``PYTHONHASHSEED``), the answer-tag check and the checks behind
-the normaliser's property tests.
+The test files import this module by its plain name (``import family_checks as checks``, ``SEEDS``
+and ``make_puzzle`` also by name): pytest puts the folder of each test file on ``sys.path`` (the
+folders have no ``__init__.py``); ``puzzles.family_checks`` would load a second copy. What holds
+for every family (determinism in process and byte for byte under other ``PYTHONHASHSEED``s, the
+answer tags, undeclared tiers, a normaliser that never raises) is checked once, over the registry,
+in ``test_family_contracts.py``. What is particular to a family stays in its own file: the
+independent solver that re-derives every answer from the prompt text alone (deliberately written
+apart from the generator), and the answer variants and near misses its normaliser must accept or
+refuse. This module holds what both need: building an instance, the digests behind the
+cross-interpreter check, and the accept/reject/normalise helpers.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -57,38 +58,27 @@ def puzzle_digest(family: Family, tiers: Iterable[int], seeds: Iterable[int] = D
     return h.hexdigest()
 
 
-def fresh_puzzle_digest(module: str, qualname: str, tiers: list[int]) -> str:
-    """``puzzle_digest`` of a newly built family ``module.qualname`` (run in the child)."""
-    family = getattr(importlib.import_module(module), qualname)()
-    return puzzle_digest(family, tiers)
+def fresh_registry_digests() -> str:
+    """JSON of ``{family: puzzle_digest over all its tiers}`` for every registered family, built
+    afresh (run in a child interpreter by ``registry_digests_under``)."""
+    from ladderbench.puzzles.registry import FAMILIES
 
-
-def assert_same_bytes_under_another_hash_seed(
-    family: Family, tiers: Iterable[int], hash_seed: str
-) -> None:
-    """The instances of ``tiers`` x seeds 1..16 come out byte for byte the same in a fresh
-    interpreter whose ``PYTHONHASHSEED`` is ``hash_seed``: no generator leans on the iteration
-    order of a set or on ``hash()``."""
-    tiers = sorted(tiers)
-    cls = type(family)
-    code = (
-        "import family_checks\n"
-        f"print(family_checks.fresh_puzzle_digest({cls.__module__!r}, {cls.__qualname__!r}, "
-        f"{tiers!r}))\n"
+    return json.dumps(
+        {
+            name: puzzle_digest(FAMILIES.get(name), sorted(FAMILIES.get(name).tiers))
+            for name in FAMILIES.names()
+        }
     )
-    child = python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
-    assert child == puzzle_digest(family, tiers)
+
+
+def registry_digests_under(hash_seed: str) -> dict[str, str]:
+    """``fresh_registry_digests`` as a fresh interpreter whose ``PYTHONHASHSEED`` is
+    ``hash_seed`` computes it: one child for all families."""
+    code = "import family_checks\nprint(family_checks.fresh_registry_digests())\n"
+    return json.loads(python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent]))
 
 
 # ---------------------------------------------------------------- prompts and answers
-
-
-def assert_prompts_ask_for_answer_tags(family: Family, tiers: Iterable[int]) -> list[str]:
-    """Each tier's seed-1 prompt asks for ``<answer>...</answer>``; returns those prompts."""
-    prompts = [make_puzzle(family, tier, 1).prompt for tier in tiers]
-    for prompt in prompts:
-        assert "<answer>" in prompt and "</answer>" in prompt, prompt
-    return prompts
 
 
 def assert_accepts(family: Family, puzzle: Puzzle, texts: Iterable[str]) -> None:

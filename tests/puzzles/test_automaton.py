@@ -7,8 +7,6 @@ import re
 import family_checks as checks
 import pytest
 from family_checks import SEEDS, make_puzzle
-from hypothesis import given
-from hypothesis import strategies as st
 
 from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.automaton import Automaton
@@ -53,16 +51,6 @@ def test_tier_shapes() -> None:
     assert min(several) >= 3 and max(several) <= 6
 
 
-@pytest.mark.parametrize("tier", TIERS)
-def test_deterministic(tier: int) -> None:
-    checks.assert_regenerates(FAMILY, tier, (1, 2, 3, 64))
-    assert checks.distinct_prompts(FAMILY, tier, SEEDS) == len(SEEDS)
-
-
-def test_same_bytes_under_other_hash_seed() -> None:
-    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="987")
-
-
 def test_normalise_variants() -> None:
     puzzle = make(5, 3)
     answer = puzzle.answer
@@ -87,14 +75,6 @@ def test_normalise_near_misses() -> None:
     checks.assert_unreadable(FAMILY, ("", "   ", "0120", "row: 0101", "zero"))
 
 
-@given(st.text())
-def test_normalise_never_raises(text: str) -> None:
-    checks.assert_normalise_total(FAMILY, text)
-
-
-def test_prompt_format_and_bad_tier() -> None:
-    for prompt in checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS):
-        assert re.search(r"exactly \d+ characters, each 0 or 1", prompt)
-    for bad in (0, 3, 6, 100):
-        with pytest.raises(ValueError):
-            make(bad, 1)
+def test_prompt_states_the_answer_format() -> None:
+    for tier in TIERS:
+        assert re.search(r"exactly \d+ characters, each 0 or 1", make(tier, 1).prompt)

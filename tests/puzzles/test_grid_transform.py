@@ -290,15 +290,6 @@ def test_tiers_have_the_documented_shape() -> None:
                 assert 3 <= h <= 6 and 3 <= w <= 6
 
 
-def test_deterministic_in_process() -> None:
-    for tier in TIERS:
-        checks.assert_regenerates(FAMILY, tier, range(1, 9))
-
-
-def test_same_bytes_under_another_hash_seed() -> None:
-    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="4242")
-
-
 def _variants(answer: str) -> list[str]:
     rows = answer.split("/")
     return [
@@ -342,24 +333,12 @@ def test_normalise_examples() -> None:
     )
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text())
-def test_normalise_never_raises(text: str) -> None:
-    checks.assert_normalise_total(FAMILY, text)
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="0123456789[]/, \n;", max_size=40))
 def test_normalise_is_idempotent_on_grid_like_text(text: str) -> None:
     checks.assert_normalise_total(FAMILY, text, idempotent=True)
 
 
-def test_prompt_asks_for_answer_tags() -> None:
-    for prompt in checks.assert_prompts_ask_for_answer_tags(FAMILY, TIERS):
-        assert prompt.rstrip().endswith("</answer>.")
-
-
-@pytest.mark.parametrize("tier", [-1, 0, 4, 7, 99])
-def test_bad_tier_raises(tier: int) -> None:
-    with pytest.raises(ValueError):
-        make(tier, 1)
+def test_prompt_ends_with_the_answer_tags() -> None:
+    for tier in TIERS:
+        assert make(tier, 1).prompt.rstrip().endswith("</answer>.")

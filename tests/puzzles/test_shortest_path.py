@@ -114,16 +114,6 @@ def bfs(towns: list[str], roads: list[tuple[str, str, int]], start: str) -> dict
     return seen
 
 
-@pytest.mark.parametrize("tier", sorted(TIERS))
-def test_deterministic(tier: int) -> None:
-    checks.assert_regenerates(FAMILY, tier, (1, 2, 3))
-    assert checks.distinct_prompts(FAMILY, tier, (1, 2)) == 2
-
-
-def test_same_bytes_under_another_hash_seed() -> None:
-    checks.assert_same_bytes_under_another_hash_seed(FAMILY, TIERS, hash_seed="4242")
-
-
 def test_normalise_variants() -> None:
     puzzle = make(3, 5)
     n = int(puzzle.answer)
@@ -136,15 +126,5 @@ def test_normalise_variants() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text())
-def test_normalise_never_raises(text: str) -> None:
+def test_normalise_gives_an_integer_or_none(text: str) -> None:
     checks.assert_normalise_total(FAMILY, text, pattern=r"-?[0-9]+")
-
-
-def test_prompt_asks_for_answer_tags() -> None:
-    checks.assert_prompts_ask_for_answer_tags(FAMILY, sorted(TIERS))
-
-
-@pytest.mark.parametrize("tier", [-1, 0, 1, 2, 5, 6, 7])
-def test_bad_tier_raises(tier: int) -> None:
-    with pytest.raises(ValueError, match="tier"):
-        make(tier, 1)
