@@ -544,6 +544,43 @@ def export_standalone(
         typer.echo(str(path))
 
 
+@export_app.command("prompts")
+def export_prompts(
+    out: Annotated[Path, typer.Argument(help="JSONL file: one {id, prompt} per item.")],
+    suite: Annotated[str, typer.Option(help="Which suite's prompts.")] = "puzzles",
+    levels: Annotated[str | None, typer.Option(help="Static levels, e.g. 4,5.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="At most this many per level.")] = None,
+    tiers: Annotated[str | None, typer.Option(help="Puzzle tiers, e.g. 5-6.")] = None,
+    seeds: Annotated[str | None, typer.Option(help="Puzzle seeds, e.g. 17-20.")] = None,
+    families: Annotated[str | None, typer.Option(help="Puzzle families.")] = None,
+) -> None:
+    """The prompts of a selection, without answers: what a model answering elsewhere is shown.
+
+    Its replies, written as {id, prompt, reply} lines, are scored by serving them with
+    ``python -m ladderbench.testing.replay`` and running ``openai:NAME`` against it.
+    """
+    from ladderbench.suites import make_suite
+
+    options = {
+        "levels": parse_int_list(levels, "--levels"),
+        "limit": limit,
+        "tiers": parse_int_list(tiers, "--tiers"),
+        "seeds": parse_int_list(seeds, "--seeds"),
+        "families": _names(families),
+    }
+    items = make_suite(suite, **{k: v for k, v in options.items() if v is not None}).items()
+    lines = "".join(
+        json.dumps({"id": item.id, "prompt": item.prompt}, ensure_ascii=False) + "\n"
+        for item in items
+    )
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(lines, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    typer.echo(f"{len(items)} prompts (no answers) in {out}")
+
+
 @suite_app.command("export")
 def suite_export(
     directory: Annotated[
