@@ -33,11 +33,11 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from machine_load import OtherLoad
+from timing import median_time
 
 from ladderbench.puzzles import registry
 from ladderbench.puzzles.suite import V1_CELLS, PuzzleSuite, generate
@@ -87,15 +87,6 @@ EXTRA_PAIRS: list[tuple[str, int, str | None, dict[str, Any], str]] = [
     ("caesar", 2, "caesar_cipher", {}, "extra: Caesar shift, their defaults"),
     ("shortest_path", 3, "shortest_path", {}, "extra: grid shortest path, their defaults"),
 ]
-
-
-def median_time(reps: int, fn: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 # ---------------------------------------------------------------------------- ours

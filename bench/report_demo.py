@@ -27,10 +27,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from machine_load import OtherLoad
+from timing import median_time
 
 LADDERBENCH = [sys.executable, "-m", "ladderbench"]
 
@@ -47,15 +47,6 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
     started = time.perf_counter()
     subprocess.run(cmd, check=True, env=env, capture_output=True)
     return time.perf_counter() - started
-
-
-def in_process(fn: Callable[[], object], reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -91,20 +82,20 @@ def main() -> None:
         digests = digest_runs(paths)
         graders = [v.grader for v in _probe_verdicts([_section(d) for d in digests])]
         phases = {
-            "read both files (`digest_runs`, one pass each)": in_process(
-                lambda: digest_runs(paths), args.reps
+            "read both files (`digest_runs`, one pass each)": median_time(
+                args.reps, lambda: digest_runs(paths)
             ),
-            "source fingerprint of the graders (first call; memoised after)": in_process(
-                lambda: source_fingerprint.__wrapped__(), args.reps
+            "source fingerprint of the graders (first call; memoised after)": median_time(
+                args.reps, lambda: source_fingerprint.__wrapped__()
             ),
-            f"probe verdicts of the {len(graders)} graders used, from the cache": in_process(
-                lambda: shipped_verdicts(graders), args.reps
+            f"probe verdicts of the {len(graders)} graders used, from the cache": median_time(
+                args.reps, lambda: shipped_verdicts(graders)
             ),
-            f"probe verdicts of the {len(graders)} graders used, probed afresh": in_process(
-                lambda: [probe_builtin(g, ladder_path(g)) for g in graders], args.reps
+            f"probe verdicts of the {len(graders)} graders used, probed afresh": median_time(
+                args.reps, lambda: [probe_builtin(g, ladder_path(g)) for g in graders]
             ),
-            "render the page (`render`, verdicts cached)": in_process(
-                lambda: render(digests), args.reps
+            "render the page (`render`, verdicts cached)": median_time(
+                args.reps, lambda: render(digests)
             ),
         }
 

@@ -197,3 +197,11 @@ def test_the_report_reads_each_file_once(tmp_path, monkeypatch, finished):
     digests = digest_runs(paths)
     assert all(d.rows == 40 and d.finished == finished for d in digests)
     assert len(lines_read) == 2 * ((41 if finished else 40) + 1)
+
+
+def test_a_malformed_summary_row_is_named_by_its_line(tmp_path):
+    out = tmp_path / "r.jsonl"
+    write_rows(out, [make_row(f"q{i}") for i in range(3)], summary={"total": "many"})
+    assert read_summary(out) is None  # the tail read leaves it to the full pass
+    with pytest.raises(UserError, match=r"r.jsonl:4: field 'total'"):
+        scan(out)

@@ -87,7 +87,7 @@ def _child_main() -> None:
 
 
 class _Worker:
-    """One child process and the parent's end of its pipe."""
+    """One child process and the parent's ends of its two pipes (requests in, replies out)."""
 
     def __init__(self) -> None:
         self.process = subprocess.Popen(

@@ -109,7 +109,12 @@ def read_summary(path: Path) -> Summary | None:
         return None  # empty, torn, or malformed: the full pass says which
     if not (isinstance(obj, dict) and obj.get("type") == "summary"):
         return None
-    return _summary(path, 0, obj)
+    from ladderbench.suites import parse_summary
+
+    try:
+        return parse_summary(obj)
+    except ValidationError:
+        return None  # a malformed summary row: the full pass names its line and field
 
 
 def summarise_run(path: Path, rows: Iterable[ResultRow]) -> Summary:
