@@ -150,7 +150,7 @@ def test_family_reference_passes_and_echo_does_not(name: str) -> None:
     family = FAMILIES.get(name)
     for tier in sorted(family.tiers):
         for seed in (1, 2, 3):
-            puzzle = family.generate(instance_rng("1", name, tier, seed), tier)
+            puzzle = family.generate(instance_rng("1", name, tier, seed), family.config(tier))
             item = Item(
                 id=f"{name}/{tier}/{seed}",
                 prompt=puzzle.prompt,

@@ -30,7 +30,14 @@ DIGEST_SEEDS = range(1, 17)  # the seeds whose bytes are compared across interpr
 
 def make_puzzle(family: Family, tier: int, seed: int) -> Puzzle:
     """Instance (suite version 1, family, tier, seed), drawn from its own hash-seeded rng."""
-    return family.generate(instance_rng(SUITE_VERSION, family.name, tier, seed), tier)
+    return family.generate(
+        instance_rng(SUITE_VERSION, family.name, tier, seed), family.config(tier)
+    )
+
+
+def make_at(family: Family, d: int, seed: int) -> Puzzle:
+    """Instance (suite version 2, family, difficulty ``d``, seed), as suite v2 generates it."""
+    return family.generate(instance_rng("2", family.name, f"d{d}", seed), family.difficulty(d))
 
 
 # ---------------------------------------------------------------- determinism

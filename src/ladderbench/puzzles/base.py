@@ -16,21 +16,24 @@ class Puzzle:
     answer: str
 
 
-def instance_rng(version: str, family: str, tier: int, seed: int) -> random.Random:
-    """The only source of randomness for an instance: a hash of (suite version, family, tier, seed).
+def instance_rng(version: str, family: str, rung: int | str, seed: int) -> random.Random:
+    """The only source of randomness for an instance: a hash of (suite version, family, rung, seed).
 
-    Hashing (not ``seed + index``) keeps neighbouring seeds unrelated and the stream identical on
-    every machine and Python version.
+    ``rung`` is the v1 tier (an int) or, from v2 on, the difficulty written ``d<d>``. Hashing (not
+    ``seed + index``) keeps neighbouring seeds unrelated and the stream identical on every machine
+    and Python version.
     """
-    key = f"ladderbench-puzzles|{version}|{family}|{tier}|{seed}".encode()
+    key = f"ladderbench-puzzles|{version}|{family}|{rung}|{seed}".encode()
     return random.Random(int.from_bytes(hashlib.sha256(key).digest(), "big"))
 
 
 class Family:
-    """A puzzle generator. Subclass, set ``name`` and ``tiers`` and implement the two methods.
+    """A puzzle generator. Subclass, set ``name`` and ``tiers`` and implement the three methods.
 
-    ``tiers`` maps each tier this family supports to its config (a frozen dataclass of the
-    difficulty parameters). ``generate`` must draw every random choice from ``rng`` only.
+    A config is a frozen dataclass of difficulty parameters. ``difficulty(d)`` gives the config
+    at the open-ended difficulty ``d = 0, 1, 2, ...`` (suite v2 on); ``tiers`` maps each v1 tier
+    this family has to its config (frozen: v1 regenerates byte for byte). ``generate`` builds one
+    instance of a config and must draw every random choice from ``rng`` only.
     ``normalise`` turns a model's extracted answer text into the canonical form (or None when it
     cannot be read); an answer passes when ``matches(normalise(extracted), puzzle.answer)``.
     """
@@ -38,7 +41,11 @@ class Family:
     name: ClassVar[str]
     tiers: ClassVar[dict[int, Any]]
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
+    def generate(self, rng: random.Random, cfg: Any) -> Puzzle:
+        raise NotImplementedError
+
+    def difficulty(self, d: int) -> Any:
+        """The config at difficulty ``d`` (every ``d >= 0`` is valid; harder as ``d`` grows)."""
         raise NotImplementedError
 
     def config(self, tier: int) -> Any:

@@ -90,9 +90,8 @@ def generate(
 ) -> Instance:
     """One instance; with ``key``, ``seed`` is an index into the secret seed set."""
     real_seed = secret_seed(key, version, family, tier, seed) if key else seed
-    puzzle = registry.get_family(family).generate(
-        instance_rng(version, family, tier, real_seed), tier
-    )
+    chosen = registry.get_family(family)
+    puzzle = chosen.generate(instance_rng(version, family, tier, real_seed), chosen.config(tier))
     return Instance(family, tier, seed, puzzle, secret=key is not None)
 
 

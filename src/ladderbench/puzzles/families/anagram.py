@@ -126,8 +126,7 @@ class AnagramFamily(Family):
     name = "anagram"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: AnagramConfig) -> Puzzle:
         choices = [
             (word, clue)
             for word, clue in WORDS

@@ -206,8 +206,7 @@ class ArithmeticFamily(Family):
     name = "arithmetic"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: ArithmeticConfig) -> Puzzle:
         for _ in range(_MAX_TRIES):
             if cfg.nested:
                 leaves = rng.randint(cfg.min_ops, cfg.max_ops) + 1
@@ -224,7 +223,7 @@ class ArithmeticFamily(Family):
             if value < 0 and not cfg.allow_negative:
                 continue
             return Puzzle(PROMPT.format(expression=expression), str(int(value)))
-        raise RuntimeError(f"arithmetic tier {tier}: no expression within bounds")
+        raise RuntimeError(f"arithmetic {cfg}: no expression within bounds")
 
     def normalise(self, text: str) -> str | None:
         """The integer; an equation ("14 - 20 + 136 = 130") reads as the number after its last

@@ -91,8 +91,7 @@ class Automaton(Family):
     name = "automaton"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: AutomatonConfig) -> Puzzle:
         for _ in range(cfg.max_attempts):
             rule = {hood: rng.randint(0, 1) for hood in NEIGHBOURHOODS}
             width = rng.randint(cfg.min_width, cfg.max_width)

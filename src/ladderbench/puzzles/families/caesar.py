@@ -89,8 +89,7 @@ class CaesarFamily(Family):
     name = "caesar"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: CaesarConfig) -> Puzzle:
         pattern = rng.choice(cfg.patterns)
         sentence = " ".join(rng.choice(VOCABULARY[part]) for part in pattern)
         shift = rng.randint(cfg.min_shift, cfg.max_shift)

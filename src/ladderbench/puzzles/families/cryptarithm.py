@@ -173,8 +173,7 @@ class Cryptarithm(Family):
     name = "cryptarithm"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: CryptarithmConfig) -> Puzzle:
         for _ in range(cfg.max_attempts):
             cipher = rng.sample(string.ascii_uppercase, 10)  # cipher[d] is the letter of digit d
             pool = rng.sample(string.digits, rng.randint(cfg.pool_min, cfg.pool_max))

@@ -318,8 +318,7 @@ class GridTransform(Family):
     name = "grid_transform"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: GridTransformConfig) -> Puzzle:
         names = [name for name, _ in STEPS] + [RECOLOUR]
         funcs = dict(STEPS)
         for _ in range(MAX_ATTEMPTS):

@@ -193,8 +193,7 @@ class HiddenFunction(Family):
     name = "hidden_function"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: HiddenFunctionConfig) -> Puzzle:
         for _ in range(MAX_ATTEMPTS):
             domain = rng.choice(("int", "list"))
             ops = INT_OPS if domain == "int" else LIST_OPS

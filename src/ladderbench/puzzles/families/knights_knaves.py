@@ -173,8 +173,7 @@ class KnightsKnaves(Family):
     name = "knights_knaves"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: KnightsKnavesConfig) -> Puzzle:
         names = sorted(rng.sample(NAMES, cfg.people))
         for _ in range(cfg.max_attempts):
             statements = [

@@ -207,8 +207,7 @@ class RegisterVM(Family):
     name = "register_vm"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: RegisterVMConfig) -> Puzzle:
         for _ in range(_MAX_ATTEMPTS):
             program = _draw(rng, cfg)
             if program is None:
@@ -219,7 +218,7 @@ class RegisterVM(Family):
             listing = "\n".join(f"{i}: {_line(ins)}" for i, ins in enumerate(program, start=1))
             answer = ",".join(f"{r}={final[r]}" for r in REGISTERS)
             return Puzzle(prompt=PROMPT_TEMPLATE.format(program=listing), answer=answer)
-        raise RuntimeError(f"register_vm tier {tier}: no program in bounds")
+        raise RuntimeError(f"register_vm {cfg}: no program in bounds")
 
     def normalise(self, text: str) -> str | None:
         """``A=1,B=2,...`` in any order, with '=' or ':', any case, spaces, commas, newlines.

@@ -193,8 +193,7 @@ class SequenceFamily(Family):
     name = "sequence"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: SequenceConfig) -> Puzzle:
         for _ in range(_MAX_TRIES):
             rule = rng.choice(cfg.rules)
             low = 6 if rule == "interleaved" else cfg.min_terms  # 3+ terms per subsequence
@@ -207,7 +206,7 @@ class SequenceFamily(Family):
                 continue
             prompt = PROMPT.format(terms=", ".join(map(str, shown)), position=count + 1)
             return Puzzle(prompt, str(answer))
-        raise RuntimeError(f"sequence tier {tier}: no unambiguous sequence found")
+        raise RuntimeError(f"sequence {cfg}: no unambiguous sequence found")
 
     def normalise(self, text: str) -> str | None:
         return normalise_integer(text)

@@ -149,8 +149,7 @@ class ShortestPath(Family):
     name = "shortest_path"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: ShortestPathConfig) -> Puzzle:
         for _ in range(_MAX_ATTEMPTS):
             n, edges = _random_graph(rng, cfg)
             adj = _adjacency(n, edges)
@@ -181,9 +180,7 @@ class ShortestPath(Family):
                 count=n, roads="\n".join(lines), start=names[s], goal=names[t], example=_EXAMPLE
             )
             return Puzzle(prompt=prompt, answer=str(dist))
-        raise RuntimeError(
-            f"shortest_path tier {tier}: no suitable graph in {_MAX_ATTEMPTS} attempts"
-        )
+        raise RuntimeError(f"shortest_path {cfg}: no suitable graph in {_MAX_ATTEMPTS} attempts")
 
     def normalise(self, text: str) -> str | None:
         """A whole number, optionally with 'km' or a trailing '.0' or full stop."""

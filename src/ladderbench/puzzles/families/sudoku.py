@@ -230,8 +230,7 @@ class Sudoku(Family):
     name = "sudoku"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: SudokuConfig) -> Puzzle:
         n = cfg.size
         for _ in range(_MAX_ATTEMPTS):
             drawn = _draw(rng, cfg)
@@ -246,7 +245,7 @@ class Sudoku(Family):
                 example=_example(n),
             )
             return Puzzle(prompt=prompt, answer=_canonical(solution, n))
-        raise RuntimeError(f"sudoku tier {tier}: no unique puzzle in {_MAX_ATTEMPTS} attempts")
+        raise RuntimeError(f"sudoku {cfg}: no unique puzzle in {_MAX_ATTEMPTS} attempts")
 
     def normalise(self, text: str) -> str | None:
         """Digits in reading order, any separators; the digit count fixes the size (16/36/81).

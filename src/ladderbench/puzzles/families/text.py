@@ -143,8 +143,7 @@ class TextFamily(Family):
     name = "text"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: TextConfig) -> Puzzle:
         task = rng.choice(cfg.tasks)
         if task == "echo":
             text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 4)))

@@ -154,8 +154,7 @@ class WeightedOrdering(Family):
     name = "weighted_ordering"
     tiers = TIERS
 
-    def generate(self, rng: random.Random, tier: int) -> Puzzle:
-        cfg = self.config(tier)
+    def generate(self, rng: random.Random, cfg: WeightedOrderingConfig) -> Puzzle:
         for _ in range(_MAX_ATTEMPTS):
             n = rng.randint(cfg.min_items, cfg.max_items)
             names = rng.sample(COLOURS, n)
@@ -184,7 +183,7 @@ class WeightedOrdering(Family):
             )
             answer = ", ".join(names[i] for i in sorted(range(n), key=lambda i: weights[i]))
             return Puzzle(prompt=prompt, answer=answer)
-        raise RuntimeError(f"weighted_ordering tier {tier}: no determined system found")
+        raise RuntimeError(f"weighted_ordering {cfg}: no determined system found")
 
     def normalise(self, text: str) -> str | None:
         """Colours in order, any case, separated by commas, semicolons, spaces, 'then' or 'and'.
