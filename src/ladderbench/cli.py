@@ -93,6 +93,18 @@ def run(
     families: Annotated[
         str | None, typer.Option(help="Puzzle families, e.g. sudoku,caesar.")
     ] = None,
+    suite_version: Annotated[
+        str | None, typer.Option(help="Puzzle suite version: 1, or 2 (difficulty anchors).")
+    ] = None,
+    difficulties: Annotated[
+        str | None, typer.Option(help="Puzzle v2: a grid of difficulties, e.g. 0-12.")
+    ] = None,
+    adaptive: Annotated[
+        bool,
+        typer.Option(
+            "--adaptive", help="Puzzle v2: search each family's breaking point, not a full grid."
+        ),
+    ] = False,
     secret_key: Annotated[
         str | None,
         typer.Option(help="Admission seeds from this key (or LADDERBENCH_SECRET); never written."),
@@ -134,6 +146,9 @@ def run(
         "tiers": parse_int_list(tiers, "--tiers"),
         "seeds": parse_int_list(seeds, "--seeds"),
         "families": _names(families),
+        "suite_version": suite_version,
+        "difficulties": parse_int_list(difficulties, "--difficulties"),
+        "adaptive": adaptive or None,
         "secret_key": secret_key,
         "live_dir": live_dir,
         "release": release,
@@ -553,6 +568,10 @@ def export_prompts(
     tiers: Annotated[str | None, typer.Option(help="Puzzle tiers, e.g. 5-6.")] = None,
     seeds: Annotated[str | None, typer.Option(help="Puzzle seeds, e.g. 17-20.")] = None,
     families: Annotated[str | None, typer.Option(help="Puzzle families.")] = None,
+    suite_version: Annotated[str | None, typer.Option(help="Puzzle suite version.")] = None,
+    difficulties: Annotated[
+        str | None, typer.Option(help="Puzzle v2: a grid of difficulties, e.g. 0-12.")
+    ] = None,
 ) -> None:
     """The prompts of a selection, without answers: what a model answering elsewhere is shown.
 
@@ -567,6 +586,8 @@ def export_prompts(
         "tiers": parse_int_list(tiers, "--tiers"),
         "seeds": parse_int_list(seeds, "--seeds"),
         "families": _names(families),
+        "suite_version": suite_version,
+        "difficulties": parse_int_list(difficulties, "--difficulties"),
     }
     items = make_suite(suite, **{k: v for k, v in options.items() if v is not None}).items()
     lines = "".join(
@@ -590,6 +611,10 @@ def suite_export(
     seeds: Annotated[str, typer.Option(help="Public seeds, e.g. 1-64.")] = "1-64",
     tiers: Annotated[str | None, typer.Option(help="Tiers, e.g. 0-3.")] = None,
     families: Annotated[str | None, typer.Option(help="Families, e.g. sudoku,caesar.")] = None,
+    suite_version: Annotated[str, typer.Option(help="Puzzle suite version: 1 or 2.")] = "1",
+    difficulties: Annotated[
+        str | None, typer.Option(help="Suite v2: a grid of difficulties, e.g. 0-12.")
+    ] = None,
 ) -> None:
     """Write a reproducible suite: instances as JSONL and a sha256 manifest."""
     from ladderbench.puzzles.export import export_suite
@@ -601,6 +626,8 @@ def suite_export(
         tiers=parse_int_list(tiers, "--tiers"),
         seeds=parse_ranges(seeds, "--seeds"),
         names=_names(families),
+        version=suite_version,
+        difficulties=parse_int_list(difficulties, "--difficulties"),
     )
     manifest = export_suite(target, directory)
     typer.echo(

@@ -29,6 +29,7 @@ class Item(BaseModel):
     choices: tuple[str, ...] = ()
     level: int | None = None
     tier: int | None = None
+    difficulty: int | None = None
     family: str | None = None
     category: str | None = None
     task: str | None = None
@@ -73,6 +74,7 @@ class ResultRow(BaseModel):
     category: str | None = None
     level: int | None = None
     tier: int | None = None
+    difficulty: int | None = None
     seed: int | None = None
     sample: int = 0
     prompt: str

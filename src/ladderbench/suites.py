@@ -8,9 +8,9 @@ summary types, never on a suite's name or a summary's keys.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from ladderbench.errors import UserError
 from ladderbench.items import Item, ResultRow, Verdict
@@ -30,6 +30,17 @@ class Suite(Protocol):
     def summarise(self, rows: Iterable[ResultRow], samples: int) -> Summary: ...
 
     def settings(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class SequentialSuite(Suite, Protocol):
+    """A suite that may choose its items round by round from the answers so far (an adaptive
+    search): ``next_round`` gives the next items, [] when done, or None when this instance
+    knows all its items up front (then it is run as a plain suite)."""
+
+    def next_round(self, rows: Sequence[ResultRow]) -> list[Item] | None: ...
+
+    def planned_total(self) -> int: ...
 
 
 C = TypeVar("C")

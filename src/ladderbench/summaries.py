@@ -92,6 +92,30 @@ class LevelSummary(LadderSummary):
         return self.by_category
 
 
+class BreakingPoint(BaseModel):
+    """Where a model's pass rate on one family falls (``analysis/breaking.py``): the highest
+    difficulty it clears (-1: none) and where it crosses 50%, with 95% credible intervals."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    cleared: int
+    cleared_ci95: list[int] = Field(alias="clearedCi95")
+    d50: float
+    d50_ci95: list[float] = Field(alias="d50Ci95")
+    tested: list[int]
+    calls: int
+
+
+class TierEstimate(BaseModel):
+    """A tier's pass rate over all its instances: answers seen plus the fits for the rest."""
+
+    rate: float
+    sd: float
+    seen: int
+    of: int
+    cleared: bool
+
+
 class TierSummary(LadderSummary):
     """The puzzle ladder: per tier (with ``cleared``) and per family, and the ladder level."""
 
@@ -100,6 +124,11 @@ class TierSummary(LadderSummary):
     ladder_level: int | None = Field(default=None, alias="ladderLevel")
     by_tier: dict[str, Bucket] = Field(default_factory=dict, alias="byTier")
     by_family: dict[str, Bucket] = Field(default_factory=dict, alias="byFamily")
+    # from v2 on: per family, pass rates per difficulty and the fitted breaking point
+    by_difficulty: dict[str, dict[str, Bucket]] | None = Field(default=None, alias="byDifficulty")
+    breaking_points: dict[str, BreakingPoint] | None = Field(default=None, alias="breakingPoints")
+    # an adaptive run: each tier's pass rate estimated from the fits (its ladder level's basis)
+    tier_estimates: dict[str, TierEstimate] | None = Field(default=None, alias="tierEstimates")
 
     @property
     def rungs(self) -> dict[str, Bucket]:

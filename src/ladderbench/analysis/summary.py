@@ -41,7 +41,9 @@ class _ItemTally:
 
 
 @dataclass
-class _Bucket:
+class RowTally:
+    """The attempts of one rung or group, tallied per item; ``stats`` is its summary bucket."""
+
     items: dict[str, _ItemTally] = field(default_factory=dict)
 
     def add(self, row: ResultRow) -> None:
@@ -112,9 +114,9 @@ def summarise(
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The summary row (without ``type``) for the attempts in ``rows``."""
-    overall = _Bucket()
-    by_rung: dict[str, _Bucket] = defaultdict(_Bucket)
-    by_group: dict[str, _Bucket] = defaultdict(_Bucket)
+    overall = RowTally()
+    by_rung: dict[str, RowTally] = defaultdict(RowTally)
+    by_group: dict[str, RowTally] = defaultdict(RowTally)
     total = 0
     head: ResultRow | None = None
     for row in rows:

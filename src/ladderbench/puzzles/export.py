@@ -32,6 +32,8 @@ def render(suite: PuzzleSuite) -> dict[str, bytes]:
             "prompt": inst.puzzle.prompt,
             "answer": inst.puzzle.answer,
         }
+        if inst.cell.difficulty is not None:
+            record["difficulty"] = inst.cell.difficulty
         lines.setdefault(f"{inst.family}.jsonl", []).append(
             json.dumps(record, ensure_ascii=False, sort_keys=True)
         )
@@ -39,12 +41,14 @@ def render(suite: PuzzleSuite) -> dict[str, bytes]:
 
 
 def manifest_for(suite: PuzzleSuite, files: dict[str, bytes]) -> dict[str, Any]:
+    grid = {} if suite.difficulties is None else {"difficulties": format_ranges(suite.difficulties)}
     return {
+        **grid,
         "suite": "puzzles",
         "version": suite.version,
         "seeds": format_ranges(suite.seeds),
-        "tiers": sorted({tier for _, tier in suite.cells}),
-        "families": sorted({family for family, _ in suite.cells}),
+        "tiers": sorted({cell.tier for cell in suite.cells if cell.tier is not None}),
+        "families": sorted({cell.family for cell in suite.cells}),
         "counts": {name: data.count(b"\n") for name, data in files.items()},
         "total": sum(data.count(b"\n") for data in files.values()),
         "sha256": {name: hashlib.sha256(data).hexdigest() for name, data in files.items()},
@@ -91,10 +95,15 @@ def verify_suite(directory: Path) -> Verification:
         manifest = json.loads(path.read_text())
         seeds = parse_ranges(str(manifest["seeds"]), f"{path}: field 'seeds'")
         suite = PuzzleSuite(
-            tiers=manifest["tiers"],
+            tiers=None if "difficulties" in manifest else manifest["tiers"],
             seeds=seeds,
             names=manifest["families"],
             version=str(manifest["version"]),
+            difficulties=(
+                parse_ranges(str(manifest["difficulties"]), f"{path}: field 'difficulties'")
+                if "difficulties" in manifest
+                else None
+            ),
         )
         expected_sha = dict(manifest["sha256"])
     except OSError as exc:

@@ -84,6 +84,40 @@ def _live_tables(summary: dict[str, Any], who: str) -> list[Table]:
     return [tasks, cats]
 
 
+def _breaking_tables(summary: TierSummary, who: str) -> list[Table]:
+    """Each family's breaking point; for an adaptive run, each tier's estimated pass rate."""
+    tables = []
+    if summary.breaking_points:
+        table = Table(
+            title=f"breaking points · {who} (95% credible intervals)", title_justify="left"
+        )
+        for name in ("family", "highest d cleared", "95% CI", "d at 50%", "95% CI", "tested d"):
+            table.add_column(name, justify="left" if name == "family" else "right")
+        table.add_column("calls", justify="right")
+        for family, point in summary.breaking_points.items():
+            lo, hi = point.cleared_ci95
+            table.add_row(
+                family,
+                "none" if point.cleared < 0 else str(point.cleared),
+                f"{lo}–{hi}",
+                f"{point.d50:.1f}",
+                f"{point.d50_ci95[0]:.1f}–{point.d50_ci95[1]:.1f}",
+                f"{point.tested[0]}–{point.tested[1]}",
+                str(point.calls),
+            )
+        tables.append(table)
+    if summary.tier_estimates:
+        table = Table(title="tiers, estimated from the fits", title_justify="left")
+        for name in ("tier", "rate", "± sd", "answers seen", "cleared"):
+            table.add_column(name, justify="left" if name == "tier" else "right")
+        for tier, e in summary.tier_estimates.items():
+            table.add_row(
+                tier, _pct(e.rate), _pct(e.sd), f"{e.seen} of {e.of}", "yes" if e.cleared else "no"
+            )
+        tables.append(table)
+    return tables
+
+
 @singledispatch
 def print_summary(summary: Summary, console: Console | None = None) -> None:
     """The run's tables and checks, as printed after every run and by ``report``; a summary of
@@ -112,14 +146,19 @@ def _(summary: LadderSummary, console: Console | None = None) -> None:
     rungs = {k: b.model_dump(exclude_unset=True) for k, b in summary.rungs.items()}
     groups = {k: b.model_dump(exclude_unset=True) for k, b in summary.groups.items()}
     title = f"{summary.suite} suite · {who} · per {summary.rung}"
-    console.print(_table(title, summary.rung, rungs, data))
+    if rungs or not isinstance(summary, TierSummary) or not summary.tier_estimates:
+        console.print(_table(title, summary.rung, rungs, data))
     console.print(_table(f"per {summary.group}", summary.group, groups, data))
     if summary.baseline is not None:
         console.print(f"guessing baseline: {_pct(summary.baseline)}")
     if isinstance(summary, TierSummary):
+        for table in _breaking_tables(summary, who):
+            console.print(table)
         level = summary.ladder_level
+        basis = " (estimated from the fits)" if summary.tier_estimates else ""
         console.print(
             f"ladder level: {'none (no tier cleared)' if level is None else f'tier {level}'}"
+            + basis
         )
     if summary.errors:
         console.print(

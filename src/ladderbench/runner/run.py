@@ -16,7 +16,7 @@ from ladderbench.items import Completion, Item, ResultRow, Verdict
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.results import ResultWriter
-from ladderbench.suites import Suite
+from ladderbench.suites import SequentialSuite, Suite
 from ladderbench.summaries import Summary
 
 Progress = Callable[[int], None]
@@ -123,6 +123,7 @@ class _Attempts:
             category=item.category,
             level=item.level,
             tier=item.tier,
+            difficulty=item.difficulty,
             seed=item.seed,
             sample=sample,
             prompt=item.prompt,
@@ -183,6 +184,32 @@ async def _attempt_all(
             await asyncio.gather(check, rest, checker, return_exceptions=True)
 
 
+def _replay(suite: SequentialSuite, done: dict[tuple[str, int], ResultRow]) -> list[ResultRow]:
+    """The rows of the rounds a resumed sequential run completed, recomputed from its rows.
+
+    Rounds are a pure function of the rows before them, so replaying from the start meets the
+    same rounds; the first one with an attempt missing is where the run carries on.
+    """
+    history: list[ResultRow] = []
+    while True:
+        items = suite.next_round(history) or []
+        if not items or any((item.id, 0) not in done for item in items):
+            return history
+        history += [done[(item.id, 0)] for item in items]
+
+
+def _stray(
+    done_rows: list[ResultRow], planned_keys: set[tuple[str, int]], out: Path
+) -> UserError | None:
+    stray = [row.key for row in done_rows if row.key not in planned_keys]
+    if not stray:
+        return None
+    return UserError(
+        f"{out} holds attempts outside this selection (e.g. {stray[0][0]!r} "
+        f"sample {stray[0][1]}); resume with the same options or choose another --out"
+    )
+
+
 async def run_suite(
     suite: Suite,
     adapter: ModelAdapter,
@@ -193,34 +220,47 @@ async def run_suite(
 ) -> Summary:
     """Run the missing attempts of ``suite`` into ``config.out`` and return the summary.
 
-    ``on_start(total, already_done)`` is called once the plan and the resumed rows are known.
+    A sequential suite (an adaptive search) is run round by round, each round's items chosen
+    from the rows of the rounds before. ``on_start(total, already_done)`` is called once the
+    plan (for a sequential suite, its most attempts) and the resumed rows are known.
     """
     if config.concurrency < 1:
         raise UserError(f"--concurrency {config.concurrency}: must be at least 1")
-    attempts_planned = plan(suite, config.samples)
-    planned_keys = {(item.id, s) for item, s in attempts_planned}
+    sequential = isinstance(suite, SequentialSuite) and suite.next_round([]) is not None
+    if sequential and config.samples != 1:
+        raise UserError(f"--samples {config.samples}: an adaptive run asks each instance once")
+    attempts_planned = [] if sequential else plan(suite, config.samples)
     writer = ResultWriter(config.out)
     done_rows = writer.open(suite.name, adapter.kind, adapter.model)
     try:
-        stray = [row.key for row in done_rows if row.key not in planned_keys]
+        done = {row.key: row for row in done_rows}
+        if isinstance(suite, SequentialSuite) and sequential:
+            history = _replay(suite, done)
+            current = suite.next_round(history) or []
+            planned_keys = {row.key for row in history} | {(item.id, 0) for item in current}
+            total = max(suite.planned_total(), len(done))
+        else:
+            planned_keys = {(item.id, s) for item, s in attempts_planned}
+            total = len(attempts_planned)
+        stray = _stray(done_rows, planned_keys, config.out)
         if stray:
-            raise UserError(
-                f"{config.out} holds attempts outside this selection (e.g. {stray[0][0]!r} "
-                f"sample {stray[0][1]}); resume with the same options or choose another --out"
-            )
-        done = {row.key for row in done_rows}
-        todo = [(item, s) for item, s in attempts_planned if (item.id, s) not in done]
+            raise stray
         run_id = done_rows[0].run if done_rows else new_run_id()
         if on_start:
-            on_start(len(attempts_planned), len(done))
+            on_start(total, len(done))
         attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
         started = time.perf_counter()
         try:
-            await _attempt_all(attempts, adapter, config, todo)
+            if isinstance(suite, SequentialSuite) and sequential:
+                await _attempt_rounds(suite, attempts, adapter, config, done, history)
+            else:
+                todo = [(item, s) for item, s in attempts_planned if (item.id, s) not in done]
+                await _attempt_all(attempts, adapter, config, todo)
         except ModelCrash as exc:
             kept = len(done_rows) + len(attempts.rows)
+            of = "" if sequential else f" of {len(attempts_planned)}"
             raise ModelCrash(
-                f"{exc}. {kept} of {len(attempts_planned)} attempts are kept in {config.out}: "
+                f"{exc}. {kept}{of} attempts are kept in {config.out}: "
                 "run the same command to resume"
             ) from None
         summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
@@ -237,3 +277,20 @@ async def run_suite(
     finally:
         writer.close()
         await adapter.aclose()
+
+
+async def _attempt_rounds(
+    suite: SequentialSuite,
+    attempts: _Attempts,
+    adapter: ModelAdapter,
+    config: RunConfig,
+    done: dict[tuple[str, int], ResultRow],
+    history: list[ResultRow],
+) -> None:
+    """Run a sequential suite's rounds until it asks for nothing more."""
+    while items := suite.next_round(history):
+        todo = [(item, 0) for item in items if (item.id, 0) not in done]
+        written = len(attempts.rows)
+        await _attempt_all(attempts, adapter, config, todo)
+        done.update((row.key, row) for row in attempts.rows[written:])
+        history += [done[(item.id, 0)] for item in items]
