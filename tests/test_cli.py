@@ -136,7 +136,8 @@ def test_compare_and_calibrate_commands(tmp_path):
         ladderbench("run", "--model", model, "--out", str(paths[model]), "--quiet")
     proc = ladderbench("compare", str(paths["oracle"]), str(paths["random"]), "--json")
     assert proc.returncode == 0, proc.stderr
-    (test,) = json.loads(proc.stdout)
+    (test,) = json.loads(proc.stdout)["pairedTests"]
+    assert json.loads(proc.stdout)["breakingPoints"] == []
     assert test["method"] == "McNemar exact" and test["differ"] and test["shared"] == 150
     proc = ladderbench("compare", str(paths["oracle"]))
     assert proc.returncode == 2 and "two or more" in proc.stderr

@@ -299,7 +299,8 @@ def compare(
     results: Annotated[list[Path], typer.Argument(help="Two or more results files.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the tests as JSON.")] = False,
 ) -> None:
-    """Do models differ beyond noise? Paired tests over the items each pair answered."""
+    """Do models differ beyond noise? Paired tests over the items each pair answered, and for
+    puzzle runs with difficulties, a ranking by breaking points family by family."""
     from dataclasses import asdict
     from itertools import combinations
 
@@ -319,8 +320,15 @@ def compare(
     ]
     if not tests:
         raise UserError("compare: no two files are runs of the same suite")
+    rankings = _breaking_point_rankings(results, digests)
     if json_out:
-        typer.echo(json.dumps([{**asdict(t), "differ": t.differ} for t in tests], indent=2))
+        out = {
+            "pairedTests": [{**asdict(t), "differ": t.differ} for t in tests],
+            "breakingPoints": [
+                {**asdict(r), "ahead": r.ahead(), "verdict": r.verdict()} for r in rankings
+            ],
+        }
+        typer.echo(json.dumps(out, indent=2))
         return
     table = Table(title="paired tests over shared items", title_justify="left")
     for name in ("A", "B", "suite", "shared", "A − B", "test", "evidence", "verdict"):
@@ -341,7 +349,42 @@ def compare(
             evidence,
             "differ beyond noise" if t.differ else "within noise",
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for ranking in rankings:
+        console.print(_ranking_table(ranking))
+        console.print(ranking.verdict())
+
+
+def _breaking_point_rankings(paths: list[Path], digests: list[Any]) -> list[Any]:
+    """Every two puzzle runs with difficulties, ranked by their breaking points."""
+    from itertools import combinations
+
+    from ladderbench.analysis.breaking import rank
+    from ladderbench.runner.results import iter_results
+
+    runs = [
+        (d.label, list(iter_results(path)))
+        for path, d in zip(paths, digests)
+        if d.suite == "puzzles"
+    ]
+    runs = [(label, rows) for label, rows in runs if any(r.difficulty is not None for r in rows)]
+    rankings = [rank(a, a_rows, b, b_rows) for (a, a_rows), (b, b_rows) in combinations(runs, 2)]
+    return [r for r in rankings if r is not None]
+
+
+def _ranking_table(ranking: Any) -> Any:
+    from rich.table import Table
+
+    table = Table(
+        title=f"breaking points: {ranking.a} (A) vs {ranking.b} (B)", title_justify="left"
+    )
+    for name in ("family", "A: d at 50%", "B: d at 50%", "P(A's above B's)", "verdict"):
+        table.add_column(name)
+    for family, (a, b, p) in ranking.families.items():
+        verdict = "A higher" if p >= 0.975 else "B higher" if p <= 0.025 else "within noise"
+        table.add_row(family, f"{a:.1f}", f"{b:.1f}", f"{p:.3f}", verdict)
+    return table
 
 
 @app.command()

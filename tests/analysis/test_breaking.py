@@ -85,3 +85,24 @@ def test_breaking_points_from_rows_per_family_and_tier_estimates():
 def test_tally_counts_passes_per_difficulty():
     assert tally([(0, True), (0, False), (2, True)]) == {0: (2, 1), 2: (1, 1)}
     assert math.isclose(Posterior(tally([(0, True)])).pass_rate(-50)[0], 1.0, abs_tol=1e-6)
+
+
+def test_prob_higher_is_near_one_for_a_clearly_stronger_model_and_half_for_twins():
+    strong = Posterior({d: (8, 8 if d < 9 else 0) for d in range(12)})
+    weak = Posterior({d: (8, 8 if d < 3 else 0) for d in range(12)})
+    from ladderbench.analysis.breaking import prob_higher
+
+    assert prob_higher(strong, weak) > 0.99 and prob_higher(weak, strong) < 0.01
+    assert abs(prob_higher(weak, weak) - 0.5) < 0.05
+
+
+def test_rank_names_the_model_with_more_families_ahead():
+    from ladderbench.analysis.breaking import rank
+
+    a = [row(f, d, s, d < 8) for f in "xyz" for d in (0, 3, 6, 9, 12) for s in range(4)]
+    b = [row(f, d, s, d < 2) for f in "xy" for d in (0, 3, 6, 9, 12) for s in range(4)]
+    ranking = rank("A", a, "B", b)
+    assert ranking is not None and set(ranking.families) == {"x", "y"}
+    assert ranking.ahead() == (["x", "y"], [])
+    assert ranking.verdict().startswith("A ranks above B: higher on 2 families")
+    assert rank("A", a, "C", [row("w", 0, 1, True)]) is None

@@ -202,3 +202,63 @@ def breaking_points(rows: Iterable[ResultRow], anchors: Cells, pool: int) -> Bre
         tiers=tiers,
         ladder_level=max(cleared) if cleared else None,
     )
+
+
+def counts_by_family(rows: Iterable[ResultRow]) -> dict[str, dict[int, tuple[int, int]]]:
+    """Scored attempts per family and difficulty (errors left out), for fits and comparisons."""
+    counts: dict[str, dict[int, tuple[int, int]]] = {}
+    for row in rows:
+        if row.family is None or row.difficulty is None or row.error is not None:
+            continue
+        n, k = counts.setdefault(row.family, {}).get(row.difficulty, (0, 0))
+        counts[row.family][row.difficulty] = (n + 1, k + bool(row.passed))
+    return counts
+
+
+def prob_higher(a: Posterior, b: Posterior) -> float:
+    """Posterior probability that model A's 50% crossing lies above model B's (independent fits;
+    a tie on the grid counts half)."""
+    mass_a, mass_b = a.weights.sum(axis=1), b.weights.sum(axis=1)
+    cumulative = np.concatenate([[0.0], np.cumsum(mass_b)])
+    below = cumulative[np.searchsorted(b.d50s, a.d50s, side="left")]  # P(B < x)
+    at_most = cumulative[np.searchsorted(b.d50s, a.d50s, side="right")]  # P(B <= x)
+    return float((mass_a * (below + at_most) / 2).sum())
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Two models' breaking points family by family, and who ranks higher."""
+
+    a: str
+    b: str
+    families: dict[str, tuple[float, float, float]]  # family -> (A's d50, B's d50, P(A > B))
+
+    def ahead(self, p: float = 0.975) -> tuple[list[str], list[str]]:
+        """Families where A's crossing is above B's with probability >= p, and the reverse."""
+        a = [f for f, (_, _, q) in self.families.items() if q >= p]
+        b = [f for f, (_, _, q) in self.families.items() if q <= 1 - p]
+        return a, b
+
+    def verdict(self) -> str:
+        a, b = self.ahead()
+        if len(a) > len(b):
+            return f"{self.a} ranks above {self.b}: higher on {len(a)} families, lower on {len(b)}"
+        if len(b) > len(a):
+            return f"{self.b} ranks above {self.a}: higher on {len(b)} families, lower on {len(a)}"
+        return f"{self.a} and {self.b} rank level: higher on {len(a)} families each"
+
+
+def rank(
+    a_label: str, a_rows: Iterable[ResultRow], b_label: str, b_rows: Iterable[ResultRow]
+) -> Ranking | None:
+    """Rank two models by their breaking points on the families both were tried on (None: no
+    family in common)."""
+    a_counts, b_counts = counts_by_family(a_rows), counts_by_family(b_rows)
+    shared = sorted(a_counts.keys() & b_counts.keys())
+    if not shared:
+        return None
+    families = {}
+    for family in shared:
+        pa, pb = Posterior(a_counts[family]), Posterior(b_counts[family])
+        families[family] = (pa.d50()[0], pb.d50()[0], prob_higher(pa, pb))
+    return Ranking(a_label, b_label, families)

@@ -113,3 +113,65 @@ def heatmap(
             )
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def difficulty_chart(
+    title: str,
+    points: list[tuple[int, float, float, float, int]],
+    cleared: int | None = None,
+    d50: tuple[float, float, float] | None = None,
+) -> Markup:
+    """Pass rate against difficulty (d, rate, ci low, ci high, n) with 95% whiskers, the 50%
+    crossing as a line in its shaded 95% interval, and the highest cleared difficulty marked."""
+    width, height, pad = 300, 170, 30
+    inner_w, inner_h = width - 2 * pad, height - 2 * pad
+    top_d = max([d for d, *_ in points] + [int(d50[2]) + 1 if d50 else 0, 1])
+
+    def x(d: float) -> float:
+        return pad + inner_w * min(max(d, -0.5), top_d + 0.5) / (top_d + 0.5)
+
+    def y(rate: float) -> float:
+        return pad + inner_h * (1 - rate)
+
+    parts = [
+        f'<svg class="chart difficulty" role="img" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}"><title>{escape(title)}</title>',
+        f'<text x="{pad}" y="14" font-size="11">{escape(title)}</text>',
+        f'<line x1="{pad}" y1="{y(0):.1f}" x2="{pad + inner_w}" y2="{y(0):.1f}" stroke="#888"/>',
+        f'<line x1="{pad}" y1="{y(0.9):.1f}" x2="{pad + inner_w}" y2="{y(0.9):.1f}" '
+        'stroke="#36c" stroke-dasharray="2 2"/>',
+    ]
+    for tick in (0, 0.5, 1.0):
+        parts.append(
+            f'<text x="{pad - 4}" y="{y(tick) + 3:.1f}" text-anchor="end" font-size="9">'
+            f"{int(tick * 100)}%</text>"
+        )
+    if d50 is not None:
+        mid, lo, hi = d50
+        parts.append(
+            f'<rect class="d50-interval" x="{x(lo):.1f}" y="{pad}" '
+            f'width="{max(x(hi) - x(lo), 1):.1f}" height="{inner_h}" fill="#36c" opacity="0.12">'
+            f"<title>50% crossing: d = {mid:.1f} (95% interval {lo:.1f}–{hi:.1f})</title></rect>"
+            f'<line class="d50" x1="{x(mid):.1f}" y1="{pad}" x2="{x(mid):.1f}" '
+            f'y2="{y(0):.1f}" stroke="#36c"/>'
+        )
+    if cleared is not None and cleared >= 0:
+        parts.append(
+            f'<text class="cleared" x="{x(cleared):.1f}" y="{y(1) - 4:.1f}" text-anchor="middle" '
+            f'font-size="10" fill="#1a7f37">▼<title>highest cleared: d = {cleared}</title></text>'
+        )
+    for d, rate, lo, hi, n in points:
+        parts.append(
+            f'<line class="whisker" x1="{x(d):.1f}" y1="{y(lo):.1f}" x2="{x(d):.1f}" '
+            f'y2="{y(hi):.1f}" stroke="#222"/>'
+            f'<circle class="point" cx="{x(d):.1f}" cy="{y(rate):.1f}" r="3" '
+            f'fill="{_colour(rate)}" stroke="#222"><title>d = {d}: {100 * rate:.0f}% of {n} '
+            f"(95% CI {100 * lo:.0f}–{100 * hi:.0f}%)</title></circle>"
+        )
+    for d in sorted({0, top_d, *(d for d, *_ in points)}):
+        parts.append(
+            f'<text x="{x(d):.1f}" y="{y(0) + 12:.1f}" text-anchor="middle" font-size="9">'
+            f"{d}</text>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -21,7 +21,7 @@ from ladderbench.analysis.compare import PairedTest, compare, pearson_table, res
 from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
 from ladderbench.errors import UserError
 from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
-from ladderbench.report.charts import heatmap, profile_chart
+from ladderbench.report.charts import difficulty_chart, heatmap, profile_chart
 from ladderbench.summaries import LevelSummary, LiveSummary, Summary, TierSummary
 
 SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
@@ -39,6 +39,7 @@ class ModelSection:
     rung_name: str = ""
     rung_values: list[str] = field(default_factory=list)
     group_values: list[str] = field(default_factory=list)
+    curves: list[Any] = field(default_factory=list)  # per family: pass rate against difficulty
 
 
 def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, float, float]]:
@@ -65,11 +66,22 @@ def _section(d: Digest) -> ModelSection:
         section.groups.append(("category", summary.get("byCategory", {})))
     if isinstance(typed, TierSummary):
         section.rung_name = "tier"
-        section.charts.append(
-            profile_chart(
-                f"{d.label}: puzzle ladder per tier", _points(summary["byTier"], "T"), threshold=0.9
+        if typed.tier_estimates and not typed.by_tier:
+            estimates = [
+                (f"T{t}", e.rate, max(e.rate - 2 * e.sd, 0), min(e.rate + 2 * e.sd, 1))
+                for t, e in typed.tier_estimates.items()
+            ]
+            title = f"{d.label}: puzzle tiers estimated from the fits (±2 sd)"
+            section.charts.append(profile_chart(title, estimates, threshold=0.9))
+        else:
+            section.charts.append(
+                profile_chart(
+                    f"{d.label}: puzzle ladder per tier",
+                    _points(summary["byTier"], "T"),
+                    threshold=0.9,
+                )
             )
-        )
+        section.curves = _difficulty_charts(typed)
         families = sorted({f for f, _ in d.cells})
         tiers = sorted({t for _, t in d.cells})
         values = {(f, f"T{t}"): f"{100 * p / n:.0f}%" for (f, t), (n, p) in d.cells.items() if n}
@@ -113,6 +125,36 @@ def _section(d: Digest) -> ModelSection:
     section.rung_values = sorted({r["rung"] for r in section.audit_rows})
     section.group_values = sorted({r["group"] for r in section.audit_rows})
     return section
+
+
+def _difficulty_charts(summary: TierSummary) -> list[Any]:
+    """Per family: pass rate against difficulty, with the fitted breaking point marked."""
+    charts = []
+    points = summary.breaking_points or {}
+    for family, per_d in (summary.by_difficulty or {}).items():
+        fit = points.get(family)
+        charts.append(
+            difficulty_chart(
+                family,
+                [(int(k), b.rate, b.ci95[0], b.ci95[1], b.n) for k, b in per_d.items() if b.n],
+                cleared=fit.cleared if fit else None,
+                d50=(fit.d50, fit.d50_ci95[0], fit.d50_ci95[1]) if fit else None,
+            )
+        )
+    return charts
+
+
+def _breaking_overview(sections: list[ModelSection]) -> dict[str, Any]:
+    """Families x models: each model's highest cleared difficulty and 50% crossing."""
+    fitted = [
+        (s, s.typed.breaking_points)
+        for s in sections
+        if isinstance(s.typed, TierSummary) and s.typed.breaking_points
+    ]
+    return {
+        "models": [s for s, _ in fitted],
+        "families": sorted({family for _, points in fitted for family in points}),
+    }
 
 
 def _probe_verdicts(sections: list[ModelSection]) -> list[ProbeVerdict]:
@@ -196,6 +238,7 @@ def render(digests: list[Digest], sample_size: int = AUDIT_SAMPLE) -> str:
         sections=sections,
         comparisons=_comparisons(sections),
         cross=_cross(sections),
+        breaking=_breaking_overview(sections),
         probes=_probe_verdicts(sections),
         generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         version=__version__,
