@@ -99,3 +99,30 @@ def test_an_adaptive_run_takes_one_attempt_per_instance(tmp_path):
         asyncio.run(
             run_suite(Falling(), make_adapter("oracle"), RunConfig(out=tmp_path / "r", samples=3))
         )
+
+
+def test_a_round_with_errors_stops_the_run_and_a_rerun_carries_on(tmp_path, monkeypatch):
+    from ladderbench.items import Completion
+
+    whole = tmp_path / "whole.jsonl"
+    run(whole)
+    expected = sorted(r["id"] for r in rows_of(whole))
+
+    adapter = make_adapter("oracle")
+    original = type(adapter).complete
+    failing = {"f/d3/s2"}
+
+    async def complete(self, request):
+        if request.item_id in failing:
+            return Completion(error="HTTP 503: overloaded")
+        return await original(self, request)
+
+    monkeypatch.setattr(type(adapter), "complete", complete)
+    out = tmp_path / "r.jsonl"
+    summary = asyncio.run(run_suite(Falling(), adapter, RunConfig(out=out)))
+    assert summary.errors == 1
+    assert max(r["difficulty"] for r in rows_of(out)) == 3  # stopped after the round of d = 3
+    failing.clear()
+    asyncio.run(run_suite(Falling(), make_adapter("oracle"), RunConfig(out=out)))
+    rows = rows_of(out)
+    assert sorted(r["id"] for r in rows) == expected and all(r["error"] is None for r in rows)

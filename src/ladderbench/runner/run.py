@@ -155,10 +155,18 @@ def plan(suite: Suite, samples: int) -> list[tuple[Item, int]]:
 
 
 async def _attempt_all(
-    attempts: _Attempts, adapter: ModelAdapter, config: RunConfig, todo: list[tuple[Item, int]]
+    attempts: _Attempts,
+    adapter: ModelAdapter,
+    config: RunConfig,
+    todo: list[tuple[Item, int]],
+    check: bool = True,
 ) -> None:
-    """Run ``todo``: the first attempt checks the configuration; ``workers`` in flight."""
+    """Run ``todo``: the first attempt checks the configuration (unless ``check`` is off: a
+    later round of a sequential run); ``workers`` in flight."""
     workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
+    if not check:
+        await _drain(attempts, iter(todo), workers)
+        return
     pending = iter(todo[1:])
     if todo and workers == 1:
         await attempts.one(*todo[0], first=True)
@@ -287,10 +295,17 @@ async def _attempt_rounds(
     done: dict[tuple[str, int], ResultRow],
     history: list[ResultRow],
 ) -> None:
-    """Run a sequential suite's rounds until it asks for nothing more."""
+    """Run a sequential suite's rounds until it asks for nothing more, or until a round ends
+    with errored attempts: the next round is chosen from this one's answers, so the run stops
+    there and a re-run retries them (then carries on)."""
+    first = True
     while items := suite.next_round(history):
         todo = [(item, 0) for item in items if (item.id, 0) not in done]
         written = len(attempts.rows)
-        await _attempt_all(attempts, adapter, config, todo)
+        await _attempt_all(attempts, adapter, config, todo, check=first)
+        first = False
         done.update((row.key, row) for row in attempts.rows[written:])
-        history += [done[(item.id, 0)] for item in items]
+        round_rows = [done[(item.id, 0)] for item in items]
+        if any(row.error is not None for row in round_rows):
+            return
+        history += round_rows
