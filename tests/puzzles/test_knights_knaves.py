@@ -18,10 +18,29 @@ from ladderbench.puzzles.families.knights_knaves import KnightsKnaves
 
 FAMILY = KnightsKnaves()
 TIERS = sorted(FAMILY.tiers)
-WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
+WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 COUNTS = {word: i for i, word in enumerate(WORDS) if i}
 
 

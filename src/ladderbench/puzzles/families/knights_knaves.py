@@ -449,7 +449,7 @@ class KnightsKnaves(Family):
             raise ValueError(f"difficulty must be >= 0, got {d}")
         max_atoms = 1 if d == 0 else 2 + max(0, d - 4) // 3
         kinds = SIMPLE_ATOMS + (SELF_ATOMS if d >= 1 else ()) + (SPEAKER_ATOMS if d >= 2 else ())
-        connectives = ("and", "or", "if") if d >= 1 else ()
+        connectives: tuple[str, ...] = ("and", "or", "if") if d >= 1 else ()
         connectives += ("iff", "xor") if d >= 3 else ()
         connectives += ("not",) if d >= 5 else ()
         return KnightsKnavesConfig(
