@@ -1,4 +1,7 @@
-"""Weighted ordering: every answer is re-derived from the prompt alone by exact linear algebra."""
+"""Weighted ordering: every answer is re-derived from the prompt alone by exact linear algebra.
+
+Gauss-Jordan elimination over the rationals proves each instance's weights unique (every column
+has a pivot and no row contradicts), so the order from lightest to heaviest is unique too."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from fractions import Fraction
 
 import family_checks as checks
 import pytest
-from family_checks import SEEDS, make_puzzle
+from family_checks import SEEDS, make_at, make_puzzle
 
 from ladderbench.puzzles.base import Puzzle
 from ladderbench.puzzles.families.weighted_ordering import TIERS, WeightedOrdering
@@ -29,7 +32,17 @@ RULES = [
         r"The (\w+) box is (\d+) kg (heavier|lighter) than the (\w+) box\.",
         lambda m: ({m[1]: 1, m[4]: -1}, int(m[2]) * (1 if m[3] == "heavier" else -1)),
     ),
+    (
+        r"The (\w+), (\w+) and (\w+) boxes together weigh (\d+) kg\.",
+        lambda m: ({m[1]: 1, m[2]: 1, m[3]: 1}, int(m[4])),
+    ),
+    (
+        r"The (\w+) box weighs as much as the (\w+) box and the (\w+) box together\.",
+        lambda m: ({m[1]: 1, m[2]: -1, m[3]: -1}, 0),
+    ),
 ]
+# (d, seeds) for the v2 re-derivation: a few seeds per d up to 12, fewer beyond.
+V2_CASES = [(d, range(1, 9)) for d in range(13)] + [(15, range(1, 3)), (20, range(1, 3))]
 
 
 def make(tier: int, seed: int) -> Puzzle:
@@ -39,6 +52,7 @@ def make(tier: int, seed: int) -> Puzzle:
 def parse(prompt: str) -> tuple[list[str], list[tuple[dict[str, int], int]]]:
     """(box names, equations) read from the prompt text; every statement line must parse."""
     m = re.search(r"There are (\d+) boxes: ([a-z, ]+)\. Every", prompt)
+    assert m, prompt
     boxes = m.group(2).split(", ")
     assert len(boxes) == int(m.group(1))
     equations = []
@@ -46,7 +60,9 @@ def parse(prompt: str) -> tuple[list[str], list[tuple[dict[str, int], int]]]:
         for pattern, build in RULES:
             hit = re.fullmatch(pattern, line)
             if hit:
-                equations.append(build(hit))
+                coefficients, rhs = build(hit)
+                assert len(coefficients) == len(set(hit.groups()) & set(boxes)), line
+                equations.append((coefficients, rhs))
                 break
         else:
             raise AssertionError(f"unparsed statement: {line!r}")
@@ -140,3 +156,54 @@ def test_normalise_reads_only_palette_colours() -> None:
     puzzle = make(3, 4)
     assert FAMILY.check(puzzle, puzzle.answer.upper())
     assert not FAMILY.check(puzzle, ", ".join(reversed(puzzle.answer.split(", "))))
+
+
+@pytest.mark.parametrize(("d", "seeds"), V2_CASES)
+def test_v2_answer_rederived_and_unique(d: int, seeds: range) -> None:
+    cfg = FAMILY.difficulty(d)
+    for seed in seeds:
+        puzzle = make_at(FAMILY, d, seed)
+        boxes, equations = parse(puzzle.prompt)
+        assert len(boxes) == cfg.max_items and boxes == sorted(boxes)
+        assert len(equations) == len(boxes), "exactly n statements: none is redundant"
+        weights = solve(boxes, equations)  # unique, or it fails
+        values = list(weights.values())
+        assert all(w.denominator == 1 and 0 < w <= cfg.max_weight for w in values), weights
+        assert len(set(values)) == len(values), "weights are distinct, so the order is unique"
+        assert ", ".join(sorted(boxes, key=lambda b: weights[b])) == puzzle.answer, (d, seed)
+        anchors = sum(len(coefficients) == 1 for coefficients, _ in equations)
+        assert anchors == (1 if d <= 1 else 0), (d, seed)
+        assert FAMILY.check(puzzle, puzzle.answer)
+
+
+def test_v2_placeholder_is_no_answer() -> None:
+    for d in (0, 6, 20):
+        puzzle = make_at(FAMILY, d, 2)
+        placeholder = re.findall(r"<answer>(.*?)</answer>", puzzle.prompt)[-1]
+        assert placeholder == "colour, colour, ..., colour"
+        assert FAMILY.normalise(placeholder) is None and not FAMILY.check(puzzle, placeholder)
+
+
+def test_v2_colours_read_back() -> None:
+    puzzle = make_at(FAMILY, 20, 1)
+    names = puzzle.answer.split(", ")
+    assert len(names) == 23
+    checks.assert_accepts(FAMILY, puzzle, [puzzle.answer.upper(), " then ".join(names)])
+    checks.assert_rejects(FAMILY, puzzle, [", ".join([names[1], names[0], *names[2:]])])
+
+
+def test_difficulty_grows() -> None:
+    configs = [FAMILY.difficulty(d) for d in range(61)]
+    assert (configs[0].max_items, configs[0].components) == (3, 1)
+    assert configs[0].no_anchor_probability == 0 and configs[2].no_anchor_probability == 1
+    for d in range(60):
+        a, b = configs[d], configs[d + 1]
+        assert b.max_items >= a.max_items and b.components >= a.components
+        assert b.max_weight > a.max_weight
+        assert b.no_anchor_probability >= a.no_anchor_probability
+        assert b.times >= a.times and b.triples >= a.triples
+    for d in range(30):
+        a, b = configs[d], configs[d + 3]
+        assert b.max_items + b.components > a.max_items + a.components, d
+    with pytest.raises(ValueError):
+        FAMILY.difficulty(-1)
