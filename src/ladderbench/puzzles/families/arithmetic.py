@@ -117,7 +117,7 @@ Give the value as an integer in digits (with a minus sign if it is negative) ins
 
 # v2's answer form: a placeholder the normaliser cannot read, so copying it never scores.
 PLACEHOLDER = "<answer>NUMBER</answer>"
-V2_EXAMPLE = f"in the form {PLACEHOLDER} with NUMBER replaced by the value"
+V2_EXAMPLE = f"in the form {PLACEHOLDER} with NUMBER replaced by the value."
 
 _MAX_TRIES = 1000
 
@@ -221,7 +221,7 @@ def _v2_tree(rng: random.Random, leaves: int, cfg: ArithmeticConfig) -> _Node:
     op = rng.choice(cfg.operators)
     if op == "/":
         left = _v2_tree(rng, leaves - 1, cfg)
-        top = min(cfg.max_divisor, abs(left[1].numerator))
+        top = min(cfg.max_divisor, abs(left[1].numerator) - 1)  # not "x / x"
         divisors = [k for k in range(2, top + 1) if left[1].numerator % k == 0]
         if divisors:
             wide = [k for k in divisors if k >= cfg.min_operand]  # long division where it can
