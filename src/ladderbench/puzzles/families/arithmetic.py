@@ -7,10 +7,28 @@ reading left to right, and may reach a negative result. Tier 2 nests parentheses
 levels deep over two- and three-digit numbers, so it needs working memory for several
 intermediate results, carries and signs. Every division is exact, so the answer is always an
 integer.
+
+Suite v2 replaces the tiers by an open-ended difficulty ``d`` (``ArithmeticFamily.difficulty``),
+one formula over four axes that never shrink:
+
+- operations: 1 at d = 0 and 1, then d (more intermediate results to hold);
+- digits per number: 1 up to d = 2, then 1 + d // 3 (longer carries, multi-digit products);
+- operators: + at d = 0, + and - at d = 1, + - * from d = 2 (precedence), all four from d = 3;
+  negative results from d = 3, negative numbers written ``(-7)`` from d = 5;
+- structure: a random expression tree printed with only the parentheses precedence needs (so
+  both precedence and nesting matter), from d = 4 at least ``(d - 2) // 2`` levels deep (capped
+  at 4: deeper trees are rare to draw; length keeps growing instead). Divisions are exact and
+  divide by a number as wide as the others where one divides.
+
+So d = 0 is "3 + 4" (the floor a 135M model passes), d = 3 is three mixed operations on two-digit
+numbers, d = 8 is eight operations on three-digit numbers nested three deep (exact products of
+several three-digit numbers, long divisions by three-digit divisors), and past that the
+expression keeps getting longer and its numbers wider.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 import re
 from dataclasses import dataclass
@@ -22,7 +40,8 @@ from ladderbench.puzzles.registry import register
 
 @dataclass(frozen=True)
 class ArithmeticConfig:
-    """Difficulty parameters of one tier."""
+    """Difficulty parameters of one v1 tier or one v2 difficulty (``ArithmeticFamily.difficulty``);
+    the v2-only fields default to v1's behaviour so v1 instances regenerate byte for byte."""
 
     min_ops: int  # number of binary operations in the expression
     max_ops: int
@@ -35,6 +54,10 @@ class ArithmeticConfig:
     max_abs: int  # bound on the result and every intermediate value
     allow_negative: bool
     mixed_precedence: bool  # flat only: needs both a + or - and a * or /
+    # v2 only (the defaults are v1's behaviour):
+    tree_v2: bool = False  # a random tree printed with minimal parentheses (nested is ignored)
+    negative_operands: bool = False  # tree_v2 only: numbers may be negative, written (-7)
+    example: str = "for example: <answer>-317</answer>"  # how the prompt shows the answer form
 
 
 _ALL = ("+", "-", "*", "/")
@@ -90,7 +113,11 @@ and / (division) from left to right, then + and - from left to right. Every divi
 exact, and the value is a whole number.
 
 Give the value as an integer in digits (with a minus sign if it is negative) inside \
-<answer></answer> tags, for example: <answer>-317</answer>"""
+<answer></answer> tags, {example}"""
+
+# v2's answer form: a placeholder the normaliser cannot read, so copying it never scores.
+PLACEHOLDER = "<answer>NUMBER</answer>"
+V2_EXAMPLE = f"in the form {PLACEHOLDER} with NUMBER replaced by the value."
 
 _MAX_TRIES = 1000
 
@@ -168,6 +195,55 @@ def _wrap(text: str, leaves: int) -> str:
     return text if leaves == 1 else f"({text})"
 
 
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+_APPLY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+# A v2 node: (text, value, precedence of its top operator; 3 for a bare number).
+_Node = tuple[str, Fraction, int]
+
+
+def _v2_number(rng: random.Random, cfg: ArithmeticConfig) -> _Node:
+    number = rng.randint(cfg.min_operand, cfg.max_operand)
+    if cfg.negative_operands and rng.random() < 0.25:
+        return f"(-{number})", Fraction(-number), 3
+    return str(number), Fraction(number), 3
+
+
+def _v2_tree(rng: random.Random, leaves: int, cfg: ArithmeticConfig) -> _Node:
+    """A random expression over ``leaves`` numbers, printed with only the parentheses that
+    precedence needs, so the reader must apply precedence as well as unwind nesting.
+
+    A division's right side is a number among the divisors (up to ``max_divisor``, as wide as
+    the other numbers where one is) of its left side's value, so it is exact; when there is
+    none, another operator takes its place.
+    """
+    if leaves == 1:
+        return _v2_number(rng, cfg)
+    op = rng.choice(cfg.operators)
+    if op == "/":
+        left = _v2_tree(rng, leaves - 1, cfg)
+        top = min(cfg.max_divisor, abs(left[1].numerator) - 1)  # not "x / x"
+        divisors = [k for k in range(2, top + 1) if left[1].numerator % k == 0]
+        if divisors:
+            wide = [k for k in divisors if k >= cfg.min_operand]  # long division where it can
+            divisor = rng.choice(wide or divisors)
+            right: _Node = (str(divisor), Fraction(divisor), 3)
+            return _v2_join("/", left, right)
+        op = rng.choice([o for o in cfg.operators if o != "/"])
+    left_leaves = rng.randint(1, leaves - 1)
+    left = _v2_tree(rng, left_leaves, cfg)
+    return _v2_join(op, left, _v2_tree(rng, leaves - left_leaves, cfg))
+
+
+def _v2_join(op: str, left: _Node, right: _Node) -> _Node:
+    """``left op right``; a side is bracketed when it binds more loosely than ``op``, and the
+    right side also when it binds equally (operators of one precedence group left to right)."""
+    value = _APPLY[op](left[1], right[1])
+    rank = _PRECEDENCE[op]
+    left_text = f"({left[0]})" if left[2] < rank else left[0]
+    right_text = f"({right[0]})" if right[2] <= rank else right[0]
+    return f"{left_text} {op} {right_text}", value, rank
+
+
 def _depth(text: str) -> int:
     depth = best = 0
     for char in text:
@@ -206,9 +282,41 @@ class ArithmeticFamily(Family):
     name = "arithmetic"
     tiers = TIERS
 
+    def difficulty(self, d: int) -> ArithmeticConfig:
+        """The config at difficulty ``d`` (see the module docstring for what each step adds)."""
+        if d < 0:
+            raise ValueError(f"difficulty must be >= 0, not {d}")
+        digits = 1 + d // 3 if d >= 3 else 1
+        operators = (("+",), ("+", "-"), ("+", "-", "*"))[d] if d < 3 else _ALL
+        ops = max(1, d)
+        return ArithmeticConfig(
+            min_ops=ops,
+            max_ops=ops,
+            min_operand=1 if digits == 1 else 10 ** (digits - 1),
+            max_operand=(5, 9)[min(d, 1)] if digits == 1 else 10**digits - 1,
+            operators=operators,
+            nested=d >= 4,
+            min_depth=min((d - 2) // 2, 4) if d >= 4 else 0,
+            max_divisor=min(10**digits - 1, 999),
+            max_abs=10 if d == 0 else 10 ** (3 * digits + d),
+            allow_negative=d >= 3,
+            mixed_precedence=d >= 2,
+            tree_v2=True,
+            negative_operands=d >= 5,
+            example=V2_EXAMPLE,
+        )
+
     def generate(self, rng: random.Random, cfg: ArithmeticConfig) -> Puzzle:
         for _ in range(_MAX_TRIES):
-            if cfg.nested:
+            if cfg.tree_v2:
+                expression, value, _ = _v2_tree(rng, cfg.max_ops + 1, cfg)
+                peak = 0  # v2 bounds only the result: its intermediates are its difficulty
+                ops = set(expression.split()) & set(cfg.operators)
+                if _depth(expression) < cfg.min_depth:
+                    continue
+                if cfg.mixed_precedence and not (ops & {"+", "-"} and ops & {"*", "/"}):
+                    continue
+            elif cfg.nested:
                 leaves = rng.randint(cfg.min_ops, cfg.max_ops) + 1
                 expression, value, peak = _tree(rng, leaves, cfg)
                 if _depth(expression) < cfg.min_depth:
@@ -222,7 +330,8 @@ class ArithmeticFamily(Family):
                 continue
             if value < 0 and not cfg.allow_negative:
                 continue
-            return Puzzle(PROMPT.format(expression=expression), str(int(value)))
+            prompt = PROMPT.format(expression=expression, example=cfg.example)
+            return Puzzle(prompt, str(int(value)))
         raise RuntimeError(f"arithmetic {cfg}: no expression within bounds")
 
     def normalise(self, text: str) -> str | None:
