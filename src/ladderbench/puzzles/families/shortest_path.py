@@ -273,7 +273,7 @@ def _v2_instance(
     adj = _adjacency(n, edges)
     candidates: list[list[int]] = []
     for s in range(n):
-        dist, count, prev, hops = _routes_from(adj, s)
+        _, count, prev, hops = _routes_from(adj, s)
         fewest = _bfs_hops(adj, s)
         for t in range(n):
             if t != s and count[t] == 1 and hops[t] >= cfg.min_hops and fewest[t] < hops[t]:
