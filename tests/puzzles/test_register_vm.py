@@ -143,9 +143,11 @@ def test_normalise_round_trips(values: dict[str, int]) -> None:
 
 # ---------------------------------------------------------------- open-ended difficulty (v2)
 
-V2_CASES = [(d, seed) for d in range(13) for seed in range(1, 7)] + [
-    (d, seed) for d in (15, 20) for seed in (1, 2)
-]
+V2_CASES = (
+    [(d, seed) for d in range(13) for seed in range(1, 7)]
+    + [(d, seed) for d in (15, 20) for seed in (1, 2)]
+    + [(40, 1), (100, 1)]
+)  # past the caps on iterations and body length
 
 
 def v2_run(

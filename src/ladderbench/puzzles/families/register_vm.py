@@ -16,10 +16,12 @@ program. From d = 1 on every program is built around counted loops (a counter SE
 d = 2 each loop body holds a forward branch on a computed value (``SET T Y``, ``SUB T k``,
 ``JNZ T past``: the skipped lines run only on the passes where Y equals k, with k drawn from the
 values Y really takes there, so the branch goes both ways); from d = 3 loops nest two deep and
-from d = 8 three deep. Iteration counts (3 + d // 5 up), body lengths (1 + d // 4) and lines
-before and after the loops grow with d, so the executed steps go from ~20 (d = 1) to hundreds
-(d ~ 4-8) and thousands (d = 20): every step is one more exact state update to carry. Extra
-registers (five from d = 3, six from d = 8) hold the counters and the branch test; the value
+from d = 8 three deep. Iteration counts (3 + d // 5 up, capped from d = 30), body lengths
+(1 + d // 4, capped from d = 40) and lines before and after the loops (1 + d // 3, never
+capped) grow with d, so the executed steps go from ~20 (d = 1) to hundreds (d ~ 4-8) and
+thousands (d = 20): every step is one more exact state update to carry. Extra
+registers hold the counters and the branch test beside three data registers (four registers at
+d = 1, five at d = 2, six from d = 3, seven from d = 8); the value
 bound widens with d (999, 9,999, 99,999). The format example is the placeholder
 ``A=?,B=?,...`` that the normaliser cannot read.
 """
@@ -126,6 +128,7 @@ ALL_REGISTERS = "ABCDEFGH"
 _NUMBER_WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 _MAX_ATTEMPTS = 200
+_REPAIRS = 200  # v2: how many out-of-bound lines one draw may redraw before starting over
 
 # One instruction: (opcode, register, operand) where the operand is a register name or an int.
 Instruction = tuple[str, str, str | int]
@@ -234,13 +237,13 @@ def _draw(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | None
     return _straight(rng, after, REGISTERS, cfg.max_abs, program)
 
 
-# A v2 program under construction: a fixed instruction, a jump to a label, a label, or a slot
-# for an arithmetic line on one of the given registers, drawn later.
+# A v2 program under construction: an instruction ("ins"), a jump to a label ("jnz"), a label,
+# or a slot for an arithmetic line on the given data registers, drawn once the shape is built.
 Item = tuple[str, object, object]
 
 
 def _assemble(items: list[Item]) -> list[Instruction]:
-    """The program the items spell: labels resolved to line numbers, empty slots left out."""
+    """The program the items spell, with labels resolved to line numbers."""
     where: dict[object, int] = {}
     line = 1
     for kind, a, _ in items:
@@ -268,6 +271,7 @@ class _Trace:
         self, program: list[Instruction], max_abs: int, watch: int = -1, register: str = "A"
     ) -> None:
         self.final: dict[str, int] | None = None
+        self.broke_at = -1  # the line (0-based) that took a value out of the bound
         self.seen: list[int] = []
         self.jumps: dict[int, list[int]] = {}
         regs = dict.fromkeys(ALL_REGISTERS, 0)
@@ -293,6 +297,7 @@ class _Trace:
             else:
                 regs[x] *= val
             if abs(regs[x]) > max_abs:
+                self.broke_at = pc
                 return
             pc += 1
 
@@ -357,17 +362,22 @@ def _draw_v2(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | N
     for index, tested, n in branches:
         if tested in counters:
             items[index] = ("ins", ("SUB", temp, rng.randint(1, n)), None)
-    for i, item in enumerate(items):
-        if item[0] != "slot":
-            continue
-        items[i] = ("gap", None, None)
-        for _ in range(20):
-            candidate: Item = ("ins", _arith_v2(rng, data), None)
-            items[i] = candidate
-            if _Trace(_assemble(items), cfg.max_abs).final is not None:
-                break
-        else:
-            return None
+    # Draw every slot, then redraw whichever line first breaks the bound until none does.
+    slots = {i for i, (kind, _, _) in enumerate(items) if kind == "slot"}
+    items = [
+        ("ins", _arith_v2(rng, data), None) if i in slots else it for i, it in enumerate(items)
+    ]
+    lines = [i for i, (kind, _, _) in enumerate(items) if kind in ("ins", "jnz")]
+    for _ in range(_REPAIRS):
+        trace = _Trace(_assemble(items), cfg.max_abs)
+        if trace.final is not None:
+            break
+        culprit = lines[trace.broke_at] if trace.broke_at >= 0 else -1
+        if culprit not in slots:
+            return None  # ran too long, or a fixed line broke the bound: start over
+        items[culprit] = ("ins", _arith_v2(rng, data), None)
+    else:
+        return None
     for index, tested, _ in branches:
         if tested in counters:
             continue
@@ -408,8 +418,8 @@ class RegisterVM(Family):
             return RegisterVMConfig(min_lines=2, max_lines=3, max_abs=99, v2_prompt=True)
         depth = 1 if d < 3 else 2 if d < 8 else 3
         branch = d >= 2
-        lo = 3 + d // 5
-        body = 1 + d // 4
+        lo = 3 + min(d, 30) // 5  # capped (with the body length) so a run stays ~10^4 steps
+        body = 1 + min(d, 40) // 4
         return RegisterVMConfig(
             min_lines=1 + d // 3,
             max_lines=1 + d // 3,
@@ -421,7 +431,7 @@ class RegisterVM(Family):
             max_abs=999 if d < 3 else 9999 if d < 8 else 99999,
             depth=depth,
             branch=branch,
-            registers=max(4, depth + branch + 2),
+            registers=depth + branch + 3,
             v2_prompt=True,
         )
 
@@ -434,6 +444,8 @@ class RegisterVM(Family):
             final = _Trace(program, cfg.max_abs).final if cfg.depth else _run(program, cfg.max_abs)
             if final is None or len({final[r] for r in names}) < 3:
                 continue  # out of bounds, or too many equal values to be a good test
+            if cfg.depth and [final[r] for r in names].count(0) > cfg.depth + cfg.branch:
+                continue  # beyond the spent counters and the branch test, zeros are free guesses
             listing = "\n".join(f"{i}: {_line(ins)}" for i, ins in enumerate(program, start=1))
             answer = ",".join(f"{r}={final[r]}" for r in names)
             if not cfg.v2_prompt:

@@ -1,4 +1,4 @@
-"""Shortest path: the length of the shortest route between two towns on a small road map.
+"""Shortest path: the shortest route between two towns on a road map (v1: its length).
 
 The map is a random connected, weighted, undirected graph (a random spanning tree plus extra
 roads), listed road by road in random order. The question asks for the length of a shortest
@@ -15,9 +15,11 @@ towns in order, and it is the *only* shortest route (no other route ties), so it
 reached by adding up a lucky guess. The map is a "corridor": towns are laid out in a line and
 roads join towns at most ``reach`` places apart, so routes between far-apart towns are long and
 have many near-equal alternatives. Each step of d adds two towns (5 at d = 0, 45 at d = 20,
-capped at 60) and about as many extra roads, raises the least number of roads on the route by
-one every two steps (2 at d = 0, 6 at d = 8, 12 at d = 20), lengthens the roads (weights up to
-9 + 4d) and, from d = 4, widens ``reach`` so every town has more roads to weigh. Every
+capped at 60 from d = 28) and about as many extra roads, raises the least number of roads on the
+route by one every two steps (2 at d = 0, 6 at d = 8, 12 at d = 20, capped at 18 from d = 32),
+lengthens the roads (weights up to 9 + 4d) and, from d = 4, widens ``reach`` (up to 5 at
+d = 12) so every town has more roads to weigh. Past the caps d still adds roads (until every
+pair of towns within reach is joined) and longer road lengths, so it never gets easier. Every
 instance is also a greedy trap: the start's (unique) shortest road leads off the answer, and no
 route with the fewest roads is the answer. The format example is a placeholder
 (``<answer>TOWN, TOWN, ..., TOWN</answer>``) that the normaliser cannot read.
@@ -126,7 +128,12 @@ MORE_TOWNS: tuple[str, ...] = (
     "Otterton",
 )
 ALL_TOWNS = TOWNS + MORE_TOWNS
+# Caps that keep every d solvable and fast: a corridor of 60 towns whose roads span at most 5
+# places always has pairs 18 roads apart on their only shortest route; past the caps, d adds
+# roads (up to every pair within reach) and longer road lengths.
 _MAX_NODES = 60
+_MAX_HOPS = 18
+_MAX_REACH = 5
 
 V2_PROMPT_TEMPLATE = """\
 A map shows {count} towns connected by two-way roads. Each line below is one road and its \
@@ -313,8 +320,8 @@ class ShortestPath(Family):
             min_extra_edges=2 + d,
             max_extra_edges=3 + 2 * d,
             max_weight=9 + 4 * d,
-            min_hops=min(2 + d // 2, nodes // 2),
-            reach=2 + d // 4,
+            min_hops=min(2 + d // 2, _MAX_HOPS),
+            reach=min(2 + d // 4, _MAX_REACH),
         )
 
     def generate(self, rng: random.Random, cfg: ShortestPathConfig) -> Puzzle:
