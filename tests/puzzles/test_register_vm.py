@@ -1,4 +1,5 @@
-"""Register VM: every answer is re-derived by running the listed program in a fresh interpreter."""
+"""Register VM: every answer is re-derived by running the listed program in a fresh interpreter,
+which also counts executed steps and how often each JNZ is taken."""
 
 from __future__ import annotations
 

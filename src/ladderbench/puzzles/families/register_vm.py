@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ladderbench.puzzles.base import Family, Puzzle
@@ -44,6 +45,10 @@ class RegisterVMConfig:
     ``min_lines``..``max_lines`` arithmetic lines. With ``loop``, those lines are split around a
     counted loop of ``min_body``..``max_body`` arithmetic lines run ``min_iterations``..
     ``max_iterations`` times, optionally followed by a forward JNZ that skips one line.
+
+    v2 (``depth`` > 0) reads the same fields as: up to ``min_lines`` lines before and after the
+    loops, ``min_body``..``max_body`` lines at the top of every loop body, and
+    ``min_iterations``..``max_iterations`` passes of every loop.
     """
 
     min_lines: int
@@ -238,7 +243,7 @@ def _draw(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | None
 
 
 # A v2 program under construction: an instruction ("ins"), a jump to a label ("jnz"), a label,
-# or a slot for an arithmetic line on the given data registers, drawn once the shape is built.
+# or a slot for an arithmetic line on the data registers, drawn once the shape is built.
 Item = tuple[str, object, object]
 
 
@@ -331,7 +336,7 @@ def _draw_v2(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | N
     data = tuple(order[cfg.depth + cfg.branch :])
     grow = cfg.min_lines  # lines before and after the loops; body lengths grow the same way
     items: list[Item] = [("ins", ("SET", r, rng.randint(-9, 20) or 1), None) for r in data]
-    items += [("slot", data, None)] * rng.randint(1, grow)
+    items += [("slot", None, None)] * rng.randint(1, grow)
     branches: list[tuple[int, str, int]] = []  # (item index of SUB T k, tested register, n)
 
     def loop(level: int) -> None:
@@ -340,7 +345,7 @@ def _draw_v2(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | N
         items.append(("ins", ("SET", counter, n), None))
         items.append(("label", (level, len(items)), None))
         top = items[-1][1]
-        items.extend([("slot", data, None)] * rng.randint(cfg.min_body, cfg.max_body))
+        items.extend([("slot", None, None)] * rng.randint(cfg.min_body, cfg.max_body))
         if temp is not None:
             tested = counter if rng.random() < 0.4 else rng.choice(data)
             items.append(("ins", ("SET", temp, tested), None))
@@ -348,16 +353,16 @@ def _draw_v2(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | N
             items.append(("ins", ("SUB", temp, 0), None))  # k is chosen once the slots are drawn
             past = ("past", len(items))
             items.append(("jnz", temp, past))
-            items.extend([("slot", data, None)] * rng.randint(1, 2))
+            items.extend([("slot", None, None)] * rng.randint(1, 2))
             items.append(("label", past, None))
         if level + 1 < cfg.depth:
             loop(level + 1)
-            items.extend([("slot", data, None)] * rng.randint(0, 1))
+            items.extend([("slot", None, None)] * rng.randint(0, 1))
         items.append(("ins", ("SUB", counter, 1), None))
         items.append(("jnz", counter, top))
 
     loop(0)
-    items += [("slot", data, None)] * rng.randint(1, grow)
+    items += [("slot", None, None)] * rng.randint(1, grow)
     # Branch thresholds for counters are known now; those on data registers wait for a trace.
     for index, tested, n in branches:
         if tested in counters:
@@ -383,8 +388,9 @@ def _draw_v2(rng: random.Random, cfg: RegisterVMConfig) -> list[Instruction] | N
             continue
         program = _assemble(items)
         line = sum(1 for kind, _, _ in items[:index] if kind in ("ins", "jnz"))
-        seen = _Trace(program, cfg.max_abs, line, tested).seen
-        choices = sorted({v for v in seen if 0 < seen.count(v) < len(seen)})
+        seen = Counter(_Trace(program, cfg.max_abs, line, tested).seen)
+        # A value seen on some passes but not all: the branch goes both ways.
+        choices = sorted(v for v, times in seen.items() if times < seen.total())
         if not choices:
             return None
         items[index] = ("ins", ("SUB", temp, rng.choice(choices)), None)
