@@ -9,6 +9,14 @@ The answer is the row after the last step; it is unique because the update is de
 Why the tiers get harder: tier 4 is one step on 16-20 cells, a careful table lookup per cell.
 Tier 5 is 3-6 steps on 24-32 cells: every step depends on the previous one, so a single slip
 propagates, and the model must keep an exact intermediate row in its working memory.
+
+Open-ended difficulty ``d`` (suite v2, ``difficulty(d)``): the row is ``8 + 4d`` to ``10 + 4d``
+cells wide and is updated ``1 + d`` times, so the number of exact cell updates a model must
+carry out grows roughly quadratically (8 at d = 0, ~170 at d = 5, ~1,800 at d = 20) and every
+extra step is one more intermediate row to hold without error. From d = 6 on the rule has
+radius 2: each new cell reads five cells (two either side) from a 32-line table, so every
+lookup needs five aligned inputs instead of three. The format example is a placeholder
+(``<answer>ROW</answer>``) that the normaliser cannot read.
 """
 
 from __future__ import annotations
@@ -40,20 +48,62 @@ What is the row after the last step? Give it as exactly {width} characters, each
 spaces. Put the final answer inside <answer></answer> tags, for example: \
 <answer>0110100110</answer>"""
 
-NEIGHBOURHOODS: tuple[tuple[int, int, int], ...] = tuple(
-    ((n >> 2) & 1, (n >> 1) & 1, n & 1) for n in range(7, -1, -1)
-)  # 111, 110, ..., 000: the usual order of a rule table
+V2_PROMPT_TEMPLATE = """\
+A cellular automaton works on a row of cells, each 0 or 1. In one step, every cell is updated \
+at the same time: its new value depends only on the current values of {inputs}, according to \
+this rule table ({columns} -> new value):
+
+{table}
+
+The cells beyond both ends of the row are not part of it and always count as 0.
+
+Starting row ({width} cells):
+{row}
+
+Number of steps to apply: {steps}
+
+What is the row after the last step? Give it as exactly {width} characters, each 0 or 1, with no \
+spaces. Put the final answer inside <answer></answer> tags, in this form: <answer>ROW</answer> \
+where ROW stands for those {width} characters."""
+
+_INPUTS = {
+    1: ("its left neighbour, itself and its right neighbour", "left, cell, right"),
+    2: (
+        "the two cells to its left, itself and the two cells to its right",
+        "second left, left, cell, right, second right",
+    ),
+}
+
+Hood = tuple[int, ...]
+
+
+def _neighbourhoods(radius: int) -> tuple[Hood, ...]:
+    """All 0/1 neighbourhoods of ``2 * radius + 1`` cells, from all ones down to all zeros."""
+    size = 2 * radius + 1
+    return tuple(
+        tuple((n >> (size - 1 - i)) & 1 for i in range(size)) for n in range(2**size - 1, -1, -1)
+    )
+
+
+NEIGHBOURHOODS: tuple[Hood, ...] = _neighbourhoods(1)  # 111, 110, ..., 000: the usual order
 
 
 @dataclass(frozen=True)
 class AutomatonConfig:
-    """Difficulty: the row width and the number of steps (inclusive ranges)."""
+    """Difficulty: the row width and the number of steps (inclusive ranges).
+
+    ``radius`` is how many cells either side a cell reads (1: an elementary 8-line table; 2: a
+    32-line table). ``v2_prompt`` selects the v2 prompt, whose format example is a placeholder.
+    The defaults are v1's.
+    """
 
     min_width: int
     max_width: int
     min_steps: int
     max_steps: int
     max_attempts: int = 1000
+    radius: int = 1
+    v2_prompt: bool = False
 
 
 TIERS: dict[int, AutomatonConfig] = {
@@ -62,26 +112,26 @@ TIERS: dict[int, AutomatonConfig] = {
 }
 
 
-def _step(row: Sequence[int], rule: dict[tuple[int, int, int], int]) -> list[int]:
+def _step(row: Sequence[int], rule: dict[Hood, int], radius: int = 1) -> list[int]:
     """One synchronous update with 0 beyond both ends."""
-    padded = [0, *row, 0]
-    return [rule[(padded[i - 1], padded[i], padded[i + 1])] for i in range(1, len(padded) - 1)]
+    padded = [0] * radius + list(row) + [0] * radius
+    size = 2 * radius + 1
+    return [rule[tuple(padded[i : i + size])] for i in range(len(row))]
 
 
-def _flip(hood: tuple[int, int, int], position: int) -> tuple[int, int, int]:
-    """hood with the input at position (0 left, 1 centre, 2 right) flipped."""
-    left, centre, right = (b ^ (i == position) for i, b in enumerate(hood))
-    return left, centre, right
+def _flip(hood: Hood, position: int) -> Hood:
+    """hood with the input at ``position`` (0 is the leftmost) flipped."""
+    return tuple(b ^ (i == position) for i, b in enumerate(hood))
 
 
-def _uses_every_neighbour(rule: dict[tuple[int, int, int], int]) -> bool:
-    """True when flipping the left, centre or right input each changes the output somewhere.
+def _uses_every_neighbour(rule: dict[Hood, int]) -> bool:
+    """True when flipping any one input changes the output somewhere.
 
     This rules out constant rules, identity, shifts and other tables where part of the
     neighbourhood can be ignored.
     """
-    for position in range(3):
-        if all(rule[hood] == rule[_flip(hood, position)] for hood in NEIGHBOURHOODS):
+    for position in range(len(next(iter(rule)))):
+        if all(rule[hood] == rule[_flip(hood, position)] for hood in rule):
             return False
     return True
 
@@ -91,7 +141,23 @@ class Automaton(Family):
     name = "automaton"
     tiers = TIERS
 
+    def difficulty(self, d: int) -> AutomatonConfig:
+        """Width 8 + 4d (+0..2), 1 + d steps; radius 2 from d = 6 (see the module docstring)."""
+        if d < 0:
+            raise ValueError(f"difficulty must be >= 0, got {d}")
+        width = 8 + 4 * d
+        return AutomatonConfig(
+            min_width=width,
+            max_width=width + 2,
+            min_steps=1 + d,
+            max_steps=1 + d,
+            radius=2 if d >= 6 else 1,
+            v2_prompt=True,
+        )
+
     def generate(self, rng: random.Random, cfg: AutomatonConfig) -> Puzzle:
+        if cfg.v2_prompt:
+            return self._generate_v2(rng, cfg)
         for _ in range(cfg.max_attempts):
             rule = {hood: rng.randint(0, 1) for hood in NEIGHBOURHOODS}
             width = rng.randint(cfg.min_width, cfg.max_width)
@@ -109,6 +175,38 @@ class Automaton(Family):
             raise ValueError("automaton: no non-trivial instance found; raise max_attempts")
         prompt = PROMPT_TEMPLATE.format(
             table="\n".join(f"{a}{b}{c} -> {rule[(a, b, c)]}" for a, b, c in NEIGHBOURHOODS),
+            width=width,
+            row="".join(map(str, start)),
+            steps=steps,
+        )
+        return Puzzle(prompt=prompt, answer="".join(map(str, row)))
+
+    def _generate_v2(self, rng: random.Random, cfg: AutomatonConfig) -> Puzzle:
+        """A balanced rule that reads every input, and a run whose last step still changes it."""
+        hoods = _neighbourhoods(cfg.radius)
+        ones = len(hoods)
+        for _ in range(cfg.max_attempts):
+            rule = {hood: rng.randint(0, 1) for hood in hoods}
+            width = rng.randint(cfg.min_width, cfg.max_width)
+            steps = rng.randint(cfg.min_steps, cfg.max_steps)
+            start = [rng.randint(0, 1) for _ in range(width)]
+            if not 3 * ones // 8 <= sum(rule.values()) <= 5 * ones // 8:
+                continue
+            if not _uses_every_neighbour(rule):
+                continue
+            previous, row = start, start
+            for _ in range(steps):
+                previous, row = row, _step(row, rule, cfg.radius)
+            # Not guessable: both symbols, and the last step changed the row (no fixed point).
+            if len(set(row)) == 2 and row != previous and row != start:
+                break
+        else:  # pragma: no cover - nearly every draw qualifies
+            raise ValueError("automaton: no non-trivial instance found; raise max_attempts")
+        inputs, columns = _INPUTS[cfg.radius]
+        prompt = V2_PROMPT_TEMPLATE.format(
+            inputs=inputs,
+            columns=columns,
+            table="\n".join(f"{''.join(map(str, h))} -> {rule[h]}" for h in hoods),
             width=width,
             row="".join(map(str, start)),
             steps=steps,
