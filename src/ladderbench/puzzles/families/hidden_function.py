@@ -223,6 +223,16 @@ def _run(program: Sequence[Op], x: Value) -> Value:
     return x
 
 
+def _reducible(program: Sequence[Op], ops: Sequence[Op], inputs: Sequence[Value]) -> bool:
+    """Two adjacent steps act on ``inputs`` as no step or one step (add 2 then add 3, sort
+    twice...): a shorter program fits, so the draw is wasted; skip the search."""
+    for (_, first), (_, second) in zip(program, program[1:]):
+        pair = [second(first(x)) for x in inputs]
+        if pair == list(inputs) or any(pair == [fn(x) for x in inputs] for _, fn in ops):
+            return True
+    return False
+
+
 def _steps_text(depth: int) -> str:
     if depth == 1:
         return "exactly one operation"
@@ -251,14 +261,17 @@ def pruned_answers(
     query: Value,
     depth: int,
     stop_at: int = 0,
+    useful: list[set[Value]] | None = None,
 ) -> dict[Value, int]:
     """Like ``consistent_answers`` (f(query) of every fitting program of 1..depth steps, to
     the fewest steps giving it) but pruned by the first example: a state whose first value
-    cannot reach the first output in the steps left is dropped. Stops once ``stop_at``
-    different answers are known (0: never)."""
+    cannot reach the first output in the steps left is dropped (``useful``: that example's
+    ``_useful_values``, when already known). Stops once ``stop_at`` different answers are
+    known (0: never)."""
     n = len(outputs)
     target = tuple(outputs)
-    useful = _useful_values(ops, inputs[0], outputs[0], depth)
+    if useful is None:
+        useful = _useful_values(ops, inputs[0], outputs[0], depth)
     answers: dict[Value, int] = {}
     frontier = [(*inputs, query)]
     seen: set[tuple[Value, ...]] = set()
@@ -289,8 +302,11 @@ def _fewest_examples(
 ) -> int | None:
     """The fewest leading examples of ``pool`` after which every fitting program agrees on
     f(query), or None when the whole pool leaves it open or a shorter program fits."""
+    useful = _useful_values(ops, pool[0], outputs[0], cfg.depth)
     for k in range(max(1, cfg.min_examples), len(pool) + 1):
-        answers = pruned_answers(ops, pool[:k], outputs[:k], query, cfg.depth, stop_at=2)
+        answers = pruned_answers(
+            ops, pool[:k], outputs[:k], query, cfg.depth, stop_at=2, useful=useful
+        )
         if len(answers) > 1:
             continue  # (fewer than two answers: the search ran to the end)
         if len(answers) == 1 and min(answers.values()) == cfg.depth:
@@ -371,7 +387,7 @@ class HiddenFunction(Family):
             values = [_run(program, x) for x in inputs]
             if any(_too_big(v, cfg.max_value) for v in values) or values[0] == ():
                 continue
-            if len(set(values[1:])) < MIN_DISTINCT_OUTPUTS:
+            if len(set(values[1:])) < MIN_DISTINCT_OUTPUTS or _reducible(program, ops, inputs):
                 continue
             shown = _fewest_examples(ops, pool, values[1:], query, cfg)
             if shown is None:
