@@ -9,6 +9,7 @@ leaves a colour of the test grid open, the program gives several answers.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -213,6 +214,17 @@ def solve(prompt: str, stop_at: int = 0) -> tuple[set[object], int, int]:
     answers: set[object] = set()
     fewest = [depth + 1]
     reach_memo: dict[tuple[Grid, int], bool] = {}
+    applied: dict[tuple[int, Grid], Grid] = {}
+
+    def remembered(index: int) -> Callable[[Grid], Grid]:
+        def step(g: Grid) -> Grid:
+            if (index, g) not in applied:
+                applied[index, g] = STEPS[index](g)
+            return applied[index, g]
+
+        return step
+
+    steps = [remembered(index) for index in range(len(STEPS))]  # the same grids recur
 
     class Enough(Exception):
         pass
@@ -231,15 +243,15 @@ def solve(prompt: str, stop_at: int = 0) -> tuple[set[object], int, int]:
                 steps_left > 0
                 and (
                     recolour_map([(g, outputs[0])]) is not None
-                    or any(reaches(step(g), steps_left - 1) for step in STEPS)
+                    or any(reaches(step(g), steps_left - 1) for step in steps)
                 )
             )
         return reach_memo[key]
 
-    def visit(node: Node, steps: int) -> None:
-        if steps >= 1 and all(node.get(i) == outputs[i] for i in range(n)):
-            found(render(node.get(n)), steps)
-        if steps + 1 <= depth:  # room for one recolouring
+    def visit(node: Node, used: int) -> None:
+        if used >= 1 and all(node.get(i) == outputs[i] for i in range(n)):
+            found(render(node.get(n)), used)
+        if used + 1 <= depth:  # room for one recolouring
             pairs_so_far: list[tuple[Grid, Grid]] = []
             mapping: dict[int, int] | None = {}
             for i in range(n):
@@ -255,21 +267,19 @@ def solve(prompt: str, stop_at: int = 0) -> tuple[set[object], int, int]:
                     mapping.update(zip(sorted(needed), sorted(free)))
                     found(
                         render(tuple(tuple(mapping.get(v, 0) for v in row) for row in out)),
-                        steps + 1,
+                        used + 1,
                     )
                 else:  # several recolourings fit: several answers
-                    found(("open", id(node), 1), steps + 1)
-                    found(("open", id(node), 2), steps + 1)
-        if steps < depth:
-            for step in STEPS:
+                    found(("open", id(node), 1), used + 1)
+                    found(("open", id(node), 2), used + 1)
+        if used < depth:
+            for step in steps:
                 child = Node([], node, step)
-                if n == 0 or reaches(child.get(0), depth - steps - 1):
-                    visit(child, steps + 1)
+                if n == 0 or reaches(child.get(0), depth - used - 1):
+                    visit(child, used + 1)
 
-    try:
+    with contextlib.suppress(Enough):
         visit(Node([*inputs, parse_grid(test.group(1))]), 0)
-    except Enough:
-        pass
     return answers, fewest[0], depth
 
 

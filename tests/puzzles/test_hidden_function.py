@@ -8,6 +8,7 @@ shorter program fits.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 
@@ -178,10 +179,8 @@ def solve(prompt: str, stop_at: int = 0) -> tuple[set[str], int, int]:
                 reached_in[new] = steps + 1
                 search(new, steps + 1)
 
-    try:
+    with contextlib.suppress(Enough):
         search((*xs, parse_value(query.group(1))), 0)
-    except Enough:
-        pass
     return answers, fewest[0], depth
 
 

@@ -41,6 +41,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ladderbench.puzzles.base import Family, Puzzle
 from ladderbench.puzzles.registry import register
@@ -270,7 +271,12 @@ def render(g: Grid) -> str:
 
 
 def consistent_answers(
-    inputs: Sequence[Grid], outputs: Sequence[Grid], test: Grid, depth: int, stop_at: int = 0
+    inputs: Sequence[Grid],
+    outputs: Sequence[Grid],
+    test: Grid,
+    depth: int,
+    stop_at: int = 0,
+    useful: list[set[Grid]] | None = None,
 ) -> dict[str, int]:
     """Map each test output given by a program of 1..depth steps that fits every example to
     the fewest steps that give it (AMBIGUOUS stands for a recolouring the examples leave open).
@@ -278,7 +284,8 @@ def consistent_answers(
     Structural programs are explored breadth first as tuples of grids (examples then test); a
     tuple already expanded is not expanded again. A state reached in d steps fits exactly
     (d steps) or up to a recolouring (d + 1 steps, allowed while d < depth). The search stops
-    once ``stop_at`` different answers are known (0: never).
+    once ``stop_at`` different answers are known (0: never). With ``useful`` (the first
+    example's ``_useful_grids``) a state whose first grid is not useful is dropped.
     """
     n = len(outputs)
     target = tuple(outputs)
@@ -323,6 +330,8 @@ def consistent_answers(
                     continue
                 if len(first) * len(first[0]) > target_cells[0]:
                     continue  # no step shrinks a grid
+                if useful is not None and first not in useful[d]:
+                    continue
                 new = (first, *(apply(index, g) for g in state[1:]))
                 if new in seen:
                     continue
@@ -341,7 +350,7 @@ def _reducible(
 ) -> bool:
     """Two adjacent structural steps act on ``grids`` as no step or one step (rotate twice,
     shift left then right...): a shorter rule fits, so the draw is wasted; skip the search."""
-    for a, b in zip(program, program[1:]):
+    for a, b in pairwise(program):
         if RECOLOUR in (a, b):
             continue
         pair = [funcs[b](funcs[a](g)) for g in grids]
@@ -350,13 +359,34 @@ def _reducible(
     return False
 
 
+def _useful_grids(x: Grid, y: Grid, depth: int) -> list[set[Grid]]:
+    """``useful[k]``: the grids k steps from x that become y (exactly, or up to a final
+    recolouring while a step is left) in 0..depth-k more steps. One grid's layers are far
+    fewer than the states of all examples, and they are shared by every count of pairs."""
+    layers: list[set[Grid]] = [{x}]
+    for _ in range(depth - 1):
+        layers.append({step(g) for g in layers[-1] for _, step in STEPS})
+    useful: list[set[Grid]] = [set() for _ in range(depth + 1)]
+    useful[depth] = {y}
+    for k in range(depth - 1, -1, -1):
+        useful[k] = {
+            g
+            for g in layers[k]
+            if g == y
+            or _recolour_fit([(g, y)]) is not None
+            or any(step(g) in useful[k + 1] for _, step in STEPS)
+        }
+    return useful
+
+
 def _fewest_pairs(
     pool: Sequence[Grid], outputs: Sequence[Grid], test: Grid, answer: str, depth: int
 ) -> int | None:
     """The fewest leading pairs after which every fitting program gives ``answer``, or None
     when the whole pool leaves it open or a program shorter than ``depth`` fits."""
+    useful = _useful_grids(pool[0], outputs[0], depth)
     for k in range(1, len(pool) + 1):
-        answers = consistent_answers(pool[:k], outputs[:k], test, depth, stop_at=2)
+        answers = consistent_answers(pool[:k], outputs[:k], test, depth, 2, useful)
         if len(answers) > 1:
             continue  # (fewer than two answers: the search ran to the end)
         if set(answers) == {answer} and answers[answer] == depth:

@@ -41,7 +41,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import Any
 
 from ladderbench.puzzles.base import Family, Puzzle
@@ -226,7 +226,7 @@ def _run(program: Sequence[Op], x: Value) -> Value:
 def _reducible(program: Sequence[Op], ops: Sequence[Op], inputs: Sequence[Value]) -> bool:
     """Two adjacent steps act on ``inputs`` as no step or one step (add 2 then add 3, sort
     twice...): a shorter program fits, so the draw is wasted; skip the search."""
-    for (_, first), (_, second) in zip(program, program[1:]):
+    for (_, first), (_, second) in pairwise(program):
         pair = [second(first(x)) for x in inputs]
         if pair == list(inputs) or any(pair == [fn(x) for x in inputs] for _, fn in ops):
             return True
@@ -248,9 +248,7 @@ def _useful_values(ops: Sequence[Op], x: Value, y: Value, depth: int) -> list[se
     useful: list[set[Value]] = [set() for _ in range(depth + 1)]
     useful[depth] = {y}
     for k in range(depth - 1, -1, -1):
-        useful[k] = {
-            v for v in layers[k] if v == y or any(fn(v) in useful[k + 1] for _, fn in ops)
-        }
+        useful[k] = {v for v in layers[k] if v == y or any(fn(v) in useful[k + 1] for _, fn in ops)}
     return useful
 
 
@@ -377,7 +375,7 @@ class HiddenFunction(Family):
         raise RuntimeError(f"hidden_function: no unique instance in {MAX_ATTEMPTS} draws")
 
     def _generate_minimal(self, rng: random.Random, cfg: HiddenFunctionConfig) -> Puzzle:
-        """v2: a program of exactly ``cfg.depth`` steps and the fewest examples that fix f(query)."""
+        """v2: a program of exactly ``cfg.depth`` steps, the fewest examples fixing f(query)."""
         for _ in range(MAX_ATTEMPTS):
             domain = rng.choice(("int", "list"))
             ops = INT_OPS if domain == "int" else LIST_OPS
