@@ -409,17 +409,19 @@ def test_v2_answer_unique_with_the_fewest_examples(d: int, seed: int) -> None:
     assert len(fewer) == 2, f"d {d} seed {seed}: the last pair is not needed"
 
 
-def _measure(d: int) -> tuple[int, int, int]:
+def _measure(d: int) -> tuple[int, int, int, int]:
     cfg = FAMILY.difficulty(d)
-    return cfg.depth, cfg.max_side, cfg.max_colours
+    return cfg.depth, cfg.min_side, cfg.max_side, cfg.max_colours
 
 
 def test_v2_difficulty_grows() -> None:
-    """Every axis is non-decreasing in d, and some axis is strictly larger three steps on."""
-    for d in range(40):
+    """Every axis is non-decreasing in d; every step grows one of them up to d = 20 (when the
+    palette is full), and from then on the grid sides still grow every third step."""
+    for d in range(60):
         now, later = _measure(d), _measure(d + 1)
         assert all(a <= b for a, b in zip(now, later)), d
-        assert _measure(d + 3) != now, d
+        assert later != now or d >= 20, d
+        assert _measure(d + 3)[1:3] > now[1:3] or d < 20, d
     assert [FAMILY.difficulty(d).depth for d in (0, 1, 3, 5, 20)] == [1, 2, 3, 4, 4]
 
 

@@ -18,10 +18,14 @@ has exactly ``depth`` steps with no shorter program fitting. Each step of d adds
 - composition length: depth = min(1 + (d + 1) // 2, 4) (d = 0: 1 step; d = 1-2: 2;
   d = 3-4: 3; d >= 5: 4), each hidden step multiplies the candidate rules by ~17 and hides
   one more intermediate grid;
-- larger grids: sides 3..3 at d = 0, then up to 4 + d // 3 (6x6 at d = 6, 10x10 at d = 18),
-  more cells to move by hand through every hidden step;
-- more colours: up to min(2 + d // 2, 9), so recolourings and gravity orders are longer to
-  track.
+- larger grids: sides 3..3 at d = 0, then up to 4 + d // 3 (6x6 at d = 6, 10x10 at
+  d = 18) and at least min(3 + (d - 1) // 3, 6) (4 from d = 4, 6 from d = 10; a rule that
+  scales 2x keeps smaller inputs), more cells to move by hand through every hidden step;
+- more colours: up to min(2 + (d + 1) // 3, 9) (3 at d = 2, 9 at d = 20), so recolourings
+  and gravity orders are longer to track.
+The three axes grow on different steps of d (sides up at d = 0 mod 3, colours at 2 mod 3,
+the smallest side at 1 mod 3), so each step up to d = 20 adds something; after that the
+largest side keeps growing every third step.
 The composition length is capped at 4 because proving uniqueness over all 5-step programs
 takes seconds per instance in Python (about 17^5 sequences); grid size keeps growing. v2
 prompts show a placeholder answer template that the normaliser cannot read.
@@ -429,11 +433,11 @@ class GridTransform(Family):
             depth=depth,
             min_steps=depth,
             examples=8,
-            min_side=3,
+            min_side=min(3 + max(0, d - 1) // 3, max(3, side - 1)),
             max_side=side,
             max_side_scaled=max(3, (side + 2) // 2),
             min_colours=2,
-            max_colours=min(2 + d // 2, 9),
+            max_colours=min(2 + (d + 1) // 3, 9),
             minimal_examples=True,
         )
 
@@ -510,10 +514,9 @@ class GridTransform(Family):
                 if all(k == v for k, v in mapping.items()):
                     continue
             side = cfg.max_side_scaled if "scale 2x" in program else cfg.max_side
+            low = min(cfg.min_side, side)
             test, *pool = [
-                _random_grid(
-                    rng, rng.randint(cfg.min_side, side), rng.randint(cfg.min_side, side), palette
-                )
+                _random_grid(rng, rng.randint(low, side), rng.randint(low, side), palette)
                 for _ in range(cfg.examples + 1)
             ]
             results = []

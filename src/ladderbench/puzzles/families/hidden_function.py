@@ -19,10 +19,10 @@ guess be checked. Each step of d adds one of:
 - composition length: depth = min(1 + (d + 1) // 2, 4) (d = 0: 1 step; d = 1-2: 2; d = 3-4:
   3; d >= 5: 4), each extra hidden step multiplies the search (~30x) and hides one more
   intermediate value;
-- larger inputs: integers 0..9 at d = 0, 0..99 for d = 1..7, then one more digit every three
-  steps (0..999 at d = 8, 0..9999 at d = 11, ...); lists grow from 3-4 digits at d = 0 to
-  3-6 for d = 1..4 and one more element per step from d = 5 on. Longer values mean more to
-  track by hand at every hidden step, without enlarging the program search.
+- larger inputs, at every step: integers are drawn from 0..round(10 ** (1 + d / 3)) - 1
+  (0..9 at d = 0, 0..99 at d = 3, 0..999 at d = 6, 0..9999 at d = 9, ...: one more digit
+  every three steps) and lists hold 3..4 + d digits. Longer values mean more to track by
+  hand through every hidden step, without enlarging the program search.
 The composition length is capped at 4 because proving uniqueness over all programs of 5 steps
 (~2 million distinct value vectors for the integer DSL) takes tens of seconds in Python; the
 other axes grow without bound. v2 prompts show a placeholder answer template that the
@@ -322,15 +322,14 @@ class HiddenFunction(Family):
         """Depth min(1 + (d + 1) // 2, 4), then larger inputs (see the module docstring)."""
         if d < 0:
             raise ValueError(f"difficulty must be >= 0, got {d}")
-        digits = 1 if d == 0 else 2 + max(0, d - 5) // 3
-        max_input = 10**digits - 1
+        max_input = round(10 ** (1 + d / 3)) - 1  # one more digit every three steps
         return HiddenFunctionConfig(
             depth=min(1 + (d + 1) // 2, MAX_DEPTH),
             min_examples=1,
             max_examples=8 + d // 4,
             max_int_input=max_input,
             min_list_len=3,
-            max_list_len=4 if d == 0 else 6 + max(0, d - 4),
+            max_list_len=4 + d,
             max_value=max(9999, 100 * max_input),
             minimal_examples=True,
         )
