@@ -19,15 +19,18 @@ has exactly ``depth`` steps with no shorter program fitting. Each step of d adds
   d = 3-4: 3; d >= 5: 4), each hidden step multiplies the candidate rules by ~17 and hides
   one more intermediate grid;
 - larger grids: sides 3..3 at d = 0, then up to 4 + d // 3 (6x6 at d = 6, 10x10 at
-  d = 18) and at least min(3 + (d - 1) // 3, 6) (4 from d = 4, 6 from d = 10; a rule that
-  scales 2x keeps smaller inputs), more cells to move by hand through every hidden step;
+  d = 18) and at least min(3 + (d - 1) // 3, side - 1) (4 from d = 4, 6 from d = 10, 9
+  from d = 19; a rule that scales 2x keeps inputs of at most (side + 2) // 2), more cells to
+  move by hand through every hidden step;
 - more colours: up to min(2 + (d + 1) // 3, 9) (3 at d = 2, 9 at d = 20), so recolourings
   and gravity orders are longer to track.
 The three axes grow on different steps of d (sides up at d = 0 mod 3, colours at 2 mod 3,
-the smallest side at 1 mod 3), so each step up to d = 20 adds something; after that the
-largest side keeps growing every third step.
+the smallest side at 1 mod 3), so each step up to d = 20 adds something; after that (a full
+palette) the sides keep growing on two steps of every three.
 The composition length is capped at 4 because proving uniqueness over all 5-step programs
-takes seconds per instance in Python (about 17^5 sequences); grid size keeps growing. v2
+takes seconds per instance in Python (about 17^5 sequences); grid size keeps growing.
+Generation prunes the search by the first pair (``_useful_grids``) and skips draws whose
+adjacent steps collapse to one (``_reducible``). v2
 prompts show a placeholder answer template that the normaliser cannot read.
 
 Uniqueness: every program of 1..depth steps is enumerated. A recolouring commutes with every
@@ -57,6 +60,11 @@ ColourMap = dict[int, int]
 
 @dataclass(frozen=True)
 class GridTransformConfig:
+    """One rung. v1 tiers set depth and the pair count; ``difficulty(d)`` (v2) sets depth
+    min(1 + (d + 1) // 2, 4), sides up to 4 + d // 3 (at least min(3 + (d - 1) // 3, side - 1)),
+    up to min(2 + (d + 1) // 3, 9) colours, and shows only the pairs that determine the
+    answer (see the module doc)."""
+
     depth: int  # the most steps a program may have (the prompt says so)
     min_steps: int  # the drawn rule has min_steps..depth steps
     examples: int  # example pairs shown

@@ -55,6 +55,10 @@ Op = tuple[str, Callable[..., Any]]
 
 @dataclass(frozen=True)
 class HiddenFunctionConfig:
+    """One rung. v1 tiers set depth and an example count; ``difficulty(d)`` (v2) sets depth
+    min(1 + (d + 1) // 2, 4), inputs 0..round(10 ** (1 + d / 3)) - 1 and lists of 3..4 + d
+    digits, and shows only the examples that determine the answer (see the module doc)."""
+
     depth: int  # primitives composed in the hidden function (and the most the prompt allows)
     min_examples: int
     max_examples: int
