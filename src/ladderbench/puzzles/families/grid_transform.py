@@ -371,22 +371,57 @@ def _reducible(
     return False
 
 
+# Inverses of the steps that are one-to-one, and the steps that are idempotent (applying one
+# twice changes nothing, so a grid is one of its outputs exactly when the step leaves it be).
+INVERSE: dict[str, Callable[[Grid], Grid]] = {
+    "rotate 90 clockwise": _rot270,
+    "rotate 180": _rot180,
+    "rotate 90 counter-clockwise": _rot90,
+    "flip left-right": _flip_lr,
+    "flip top-bottom": _flip_tb,
+    "transpose": _transpose,
+    "shift right": _shift_left,
+    "shift left": _shift_right,
+    "shift down": _shift_up,
+    "shift up": _shift_down,
+}
+IDEMPOTENT = ("gravity down", "gravity up", "gravity left", "gravity right", "hollow")
+
+
+def _preimages(targets: set[Grid]) -> tuple[set[Grid], list[Callable[[Grid], Grid]]]:
+    """The grids that one step turns into a grid of ``targets``, as far as inverses give
+    them (one-to-one steps, and scale 2x on grids it can make), plus the idempotent steps
+    that some target is an output of: for those a grid has to be tried forwards."""
+    funcs = dict(STEPS)
+    found = {inverse(h) for h in targets for inverse in INVERSE.values()}
+    for h in targets:
+        small = tuple(row[::2] for row in h[::2])
+        if _scale2(small) == h:
+            found.add(small)
+    forwards = [funcs[name] for name in IDEMPOTENT if any(funcs[name](h) == h for h in targets)]
+    return found, forwards
+
+
 def _useful_grids(x: Grid, y: Grid, depth: int) -> list[set[Grid]]:
     """``useful[k]``: the grids k steps from x that become y (exactly, or up to a final
     recolouring while a step is left) in 0..depth-k more steps. One grid's layers are far
-    fewer than the states of all examples, and they are shared by every count of pairs."""
+    fewer than the states of all examples, and they are shared by every count of pairs.
+    Going back a step inverts what can be inverted (``_preimages``) instead of trying all
+    steps on every grid of the layer."""
     layers: list[set[Grid]] = [{x}]
     for _ in range(depth - 1):
         layers.append({step(g) for g in layers[-1] for _, step in STEPS})
     useful: list[set[Grid]] = [set() for _ in range(depth + 1)]
     useful[depth] = {y}
     for k in range(depth - 1, -1, -1):
+        before, forwards = _preimages(useful[k + 1])
         useful[k] = {
             g
             for g in layers[k]
             if g == y
+            or g in before
             or _recolour_fit([(g, y)]) is not None
-            or any(step(g) in useful[k + 1] for _, step in STEPS)
+            or any(step(g) in useful[k + 1] for step in forwards)
         }
     return useful
 
