@@ -9,6 +9,7 @@ leaves a colour of the test grid open, the program gives several answers.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -16,12 +17,12 @@ from math import perm
 
 import family_checks as checks
 import pytest
-from family_checks import SEEDS, make_puzzle
+from family_checks import SEEDS, make_at, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladderbench.puzzles.base import Puzzle
-from ladderbench.puzzles.families.grid_transform import GridTransform
+from ladderbench.puzzles.families.grid_transform import PLACEHOLDER, GridTransform
 
 FAMILY = GridTransform()
 TIERS = sorted(GridTransform.tiers)
@@ -185,8 +186,14 @@ class Node:
         return self.cache[i]
 
 
-def solve(prompt: str) -> tuple[set[object], int, int]:
-    """All test outputs over programs that fit the examples, the fewest steps that fit, depth."""
+def solve(prompt: str, stop_at: int = 0) -> tuple[set[object], int, int]:
+    """All test outputs over programs that fit the examples, the fewest steps that fit, depth.
+
+    Depth-first over step sequences, pruned by the first example: a sequence whose grid for
+    it cannot become its output (exactly, or up to a final recolouring) in the steps left is
+    cut; that test is memoised per grid. With ``stop_at`` the search ends once that many
+    different answers are known.
+    """
     steps_line = re.search(r"The rule is (.+), each one of:", prompt)
     assert steps_line
     if steps_line.group(1) == "exactly one step":
@@ -199,22 +206,52 @@ def solve(prompt: str) -> tuple[set[object], int, int]:
     assert listed == [*STEP_LINES, "recolour"], listed
     pairs = re.findall(rf"Example \d+\nInput:\n{GRID}\nOutput:\n{GRID}", prompt)
     test = re.search(rf"Test input:\n{GRID}", prompt)
-    assert pairs and test
+    assert test
     inputs = [parse_grid(x) for x, _ in pairs]
     outputs = [parse_grid(y) for _, y in pairs]
     n = len(outputs)
 
     answers: set[object] = set()
     fewest = [depth + 1]
+    reach_memo: dict[tuple[Grid, int], bool] = {}
+    applied: dict[tuple[int, Grid], Grid] = {}
+
+    def remembered(index: int) -> Callable[[Grid], Grid]:
+        def step(g: Grid) -> Grid:
+            if (index, g) not in applied:
+                applied[index, g] = STEPS[index](g)
+            return applied[index, g]
+
+        return step
+
+    steps = [remembered(index) for index in range(len(STEPS))]  # the same grids recur
+
+    class Enough(Exception):
+        pass
 
     def found(answer: object, steps: int) -> None:
         answers.add(answer)
         fewest[0] = min(fewest[0], steps)
+        if len(answers) >= stop_at > 0:
+            raise Enough
 
-    def visit(node: Node, steps: int) -> None:
-        if steps >= 1 and all(node.get(i) == outputs[i] for i in range(n)):
-            found(render(node.get(n)), steps)
-        if steps + 1 <= depth:  # room for one recolouring
+    def reaches(g: Grid, steps_left: int) -> bool:
+        """outputs[0] is g, or g recoloured, or steps away from it, within steps_left."""
+        key = (g, steps_left)
+        if key not in reach_memo:
+            reach_memo[key] = g == outputs[0] or (
+                steps_left > 0
+                and (
+                    recolour_map([(g, outputs[0])]) is not None
+                    or any(reaches(step(g), steps_left - 1) for step in steps)
+                )
+            )
+        return reach_memo[key]
+
+    def visit(node: Node, used: int) -> None:
+        if used >= 1 and all(node.get(i) == outputs[i] for i in range(n)):
+            found(render(node.get(n)), used)
+        if used + 1 <= depth:  # room for one recolouring
             pairs_so_far: list[tuple[Grid, Grid]] = []
             mapping: dict[int, int] | None = {}
             for i in range(n):
@@ -230,16 +267,19 @@ def solve(prompt: str) -> tuple[set[object], int, int]:
                     mapping.update(zip(sorted(needed), sorted(free)))
                     found(
                         render(tuple(tuple(mapping.get(v, 0) for v in row) for row in out)),
-                        steps + 1,
+                        used + 1,
                     )
                 else:  # several recolourings fit: several answers
-                    found(("open", id(node), 1), steps + 1)
-                    found(("open", id(node), 2), steps + 1)
-        if steps < depth:
-            for step in STEPS:
-                visit(Node([], node, step), steps + 1)
+                    found(("open", id(node), 1), used + 1)
+                    found(("open", id(node), 2), used + 1)
+        if used < depth:
+            for step in steps:
+                child = Node([], node, step)
+                if n == 0 or reaches(child.get(0), depth - used - 1):
+                    visit(child, used + 1)
 
-    visit(Node([*inputs, parse_grid(test.group(1))]), 0)
+    with contextlib.suppress(Enough):
+        visit(Node([*inputs, parse_grid(test.group(1))]), 0)
     return answers, fewest[0], depth
 
 
@@ -342,3 +382,58 @@ def test_normalise_is_idempotent_on_grid_like_text(text: str) -> None:
 def test_prompt_ends_with_the_answer_tags() -> None:
     for tier in TIERS:
         assert make(tier, 1).prompt.rstrip().endswith("</answer>.")
+
+
+# --- suite v2: the open-ended difficulty d ----------------------------------------------------
+
+# A few seeds per d, fewer where an instance (a 4-step search) costs a good fraction of a second.
+V2_CASES = [(d, seed) for d in range(13) for seed in range(1, (7 if d < 5 else 3))]
+V2_CASES += [(15, 1), (20, 1)]
+
+
+def _without_last_example(prompt: str) -> str:
+    starts = [m.start() for m in re.finditer(r"^Example \d+$", prompt, re.M)]
+    assert starts
+    return prompt[: starts[-1]] + prompt[prompt.index("Test input:") :]
+
+
+@pytest.mark.parametrize(("d", "seed"), V2_CASES)
+def test_v2_answer_unique_with_the_fewest_examples(d: int, seed: int) -> None:
+    """Every sequence of 1..depth listed steps that fits the pairs gives the answer; no
+    shorter one fits; and without the last pair two sequences that fit disagree."""
+    puzzle = make_at(FAMILY, d, seed)
+    answers, fewest, depth = solve(puzzle.prompt)
+    assert answers == {puzzle.answer}, f"d {d} seed {seed}: {answers}"
+    assert fewest == depth == FAMILY.difficulty(d).depth, f"d {d} seed {seed}"
+    fewer, _, _ = solve(_without_last_example(puzzle.prompt), stop_at=2)
+    assert len(fewer) == 2, f"d {d} seed {seed}: the last pair is not needed"
+
+
+def _measure(d: int) -> tuple[int, int, int, int]:
+    cfg = FAMILY.difficulty(d)
+    return cfg.depth, cfg.min_side, cfg.max_side, cfg.max_colours
+
+
+def test_v2_difficulty_grows() -> None:
+    """Every axis is non-decreasing in d; every step grows one of them up to d = 20 (when the
+    palette is full), and from then on the grid sides still grow every third step."""
+    for d in range(60):
+        now, later = _measure(d), _measure(d + 1)
+        assert all(a <= b for a, b in zip(now, later)), d
+        assert later != now or d >= 20, d
+        assert _measure(d + 3)[1:3] > now[1:3] or d < 20, d
+    assert [FAMILY.difficulty(d).depth for d in (0, 1, 3, 5, 20)] == [1, 2, 3, 4, 4]
+
+
+def test_v2_negative_difficulty_raises() -> None:
+    with pytest.raises(ValueError):
+        FAMILY.difficulty(-1)
+
+
+def test_v2_prompt_shows_a_placeholder_the_normaliser_rejects() -> None:
+    assert FAMILY.normalise(PLACEHOLDER) is None
+    for d in (0, 3):
+        prompt = make_at(FAMILY, d, 1).prompt
+        assert f"<answer>{PLACEHOLDER}</answer>" in prompt
+        assert "0120/3400/0056" not in prompt
+    assert f"<answer>{PLACEHOLDER}</answer>" not in make(6, 1).prompt  # v1 keeps its example

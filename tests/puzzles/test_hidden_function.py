@@ -8,17 +8,18 @@ shorter program fits.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 
 import family_checks as checks
 import pytest
-from family_checks import SEEDS, make_puzzle
+from family_checks import SEEDS, make_at, make_puzzle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladderbench.puzzles.base import Puzzle
-from ladderbench.puzzles.families.hidden_function import HiddenFunction
+from ladderbench.puzzles.families.hidden_function import PLACEHOLDER, HiddenFunction
 
 FAMILY = HiddenFunction()
 TIERS = sorted(HiddenFunction.tiers)
@@ -123,8 +124,14 @@ def canonical(value: int | tuple[int, ...]) -> str:
     return str(value)
 
 
-def solve(prompt: str) -> tuple[set[str], int, int]:
-    """All f(query) over programs that fit the examples, the fewest steps that fit, and depth."""
+def solve(prompt: str, stop_at: int = 0) -> tuple[set[str], int, int]:
+    """All f(query) over programs that fit the examples, the fewest steps that fit, and depth.
+
+    Depth-first over programs, pruned by the first example: a program prefix whose value on
+    the first example cannot reach its output in the steps left (memoised per value) is cut,
+    and a value vector already reached in as few steps is not explored again. With
+    ``stop_at`` the search ends once that many different answers are known.
+    """
     first_line = prompt.splitlines()[0]
     is_list = "takes a list of integers" in first_line
     assert is_list or "takes an integer" in first_line
@@ -136,24 +143,44 @@ def solve(prompt: str) -> tuple[set[str], int, int]:
         depth = int(m.group(1))
     examples = re.findall(r"^f\((.+)\) = (.+)$", prompt, re.M)
     query = re.search(r"^What is f\((.+)\)\?$", prompt, re.M)
-    assert examples and query
+    assert query
     xs = [parse_value(x) for x, _ in examples]
     ys = [parse_value(y) for _, y in examples]
     prims = list_dsl(prompt) if is_list else int_dsl(prompt)
 
     answers: set[str] = set()
     fewest = [depth + 1]
+    reach_memo: dict[tuple[object, int], bool] = {}
+    reached_in: dict[tuple[object, ...], int] = {}
 
-    def search(values: list, steps: int) -> None:
+    def reaches(value: object, steps_left: int) -> bool:
+        """ys[0] is ``value`` or 1..steps_left operations away from it."""
+        key = (value, steps_left)
+        if key not in reach_memo:
+            reach_memo[key] = value == ys[0] or (
+                steps_left > 0 and any(reaches(prim(value), steps_left - 1) for prim in prims)
+            )
+        return reach_memo[key]
+
+    class Enough(Exception):
+        pass
+
+    def search(values: tuple[object, ...], steps: int) -> None:
         for prim in prims:
-            new = [prim(v) for v in values]
-            if new[:-1] == ys:
-                answers.add(canonical(new[-1]))
+            if ys and not reaches(prim(values[0]), depth - steps - 1):
+                continue
+            new = tuple(prim(v) for v in values)
+            if list(new[:-1]) == ys:
+                answers.add(canonical(new[-1]))  # type: ignore[arg-type]
                 fewest[0] = min(fewest[0], steps + 1)
-            if steps + 1 < depth:
+                if len(answers) == stop_at:
+                    raise Enough
+            if steps + 1 < depth and reached_in.get(new, depth + 1) > steps + 1:
+                reached_in[new] = steps + 1
                 search(new, steps + 1)
 
-    search([*xs, parse_value(query.group(1))], 0)
+    with contextlib.suppress(Enough):
+        search((*xs, parse_value(query.group(1))), 0)
     return answers, fewest[0], depth
 
 
@@ -236,3 +263,56 @@ def test_normalise_never_raises_on_answer_like_text(text: str) -> None:
 def test_prompt_ends_with_the_answer_tags() -> None:
     for tier in TIERS:
         assert make(tier, 1).prompt.rstrip().endswith("</answer>.")
+
+
+# --- suite v2: the open-ended difficulty d ----------------------------------------------------
+
+# A few seeds per d, fewer where an instance (a 4-step search) costs a good fraction of a second.
+V2_CASES = [(d, seed) for d in range(13) for seed in range(1, (7 if d < 5 else 3))]
+V2_CASES += [(15, 1), (20, 1)]
+
+
+def _without_last_example(prompt: str) -> str:
+    lines = prompt.splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if re.match(r"f\(.+\) = ", line))
+    return "".join(lines[:last] + lines[last + 1 :])
+
+
+@pytest.mark.parametrize(("d", "seed"), V2_CASES)
+def test_v2_answer_unique_with_the_fewest_examples(d: int, seed: int) -> None:
+    """Every program of 1..depth listed operations that fits the examples gives the answer;
+    no shorter one fits; and without the last example two programs that fit disagree."""
+    puzzle = make_at(FAMILY, d, seed)
+    answers, fewest, depth = solve(puzzle.prompt)
+    assert answers == {puzzle.answer}, f"d {d} seed {seed}: {answers}"
+    assert fewest == depth == FAMILY.difficulty(d).depth, f"d {d} seed {seed}"
+    fewer, _, _ = solve(_without_last_example(puzzle.prompt), stop_at=2)
+    assert len(fewer) == 2, f"d {d} seed {seed}: the last example is not needed"
+
+
+def _measure(d: int) -> tuple[int, int, int]:
+    cfg = FAMILY.difficulty(d)
+    return cfg.depth, cfg.max_int_input, cfg.max_list_len
+
+
+def test_v2_difficulty_grows() -> None:
+    """Every axis is non-decreasing in d, and every step of d grows one of them."""
+    for d in range(60):
+        now, later = _measure(d), _measure(d + 1)
+        assert all(a <= b for a, b in zip(now, later)), d
+        assert later != now, d
+    assert [FAMILY.difficulty(d).depth for d in (0, 1, 3, 5, 20)] == [1, 2, 3, 4, 4]
+
+
+def test_v2_negative_difficulty_raises() -> None:
+    with pytest.raises(ValueError):
+        FAMILY.difficulty(-1)
+
+
+def test_v2_prompt_shows_a_placeholder_the_normaliser_rejects() -> None:
+    assert FAMILY.normalise(PLACEHOLDER) is None
+    for d in (0, 3):
+        prompt = make_at(FAMILY, d, 1).prompt
+        assert prompt.rstrip().endswith(f"<answer>{PLACEHOLDER}</answer>.")
+        assert "<answer>42</answer>" not in prompt
+    assert f"<answer>{PLACEHOLDER}</answer>" not in make(6, 1).prompt  # v1 keeps its example

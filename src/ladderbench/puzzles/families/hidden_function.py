@@ -12,6 +12,22 @@ Why each tier is harder:
 - tier 6: three primitives, 5-6 examples: ~30^3 candidates; partial explanations that fit
   some examples must be discarded, which needs systematic search rather than a guess.
 
+Suite v2 (``difficulty(d)``, open-ended): the examples are as few as determine the answer -
+the generator shows examples one at a time and stops at the first count where every program
+of 1..depth steps that fits them gives the same f(query) - so no redundant example lets a
+guess be checked. Each step of d adds one of:
+- composition length: depth = min(1 + (d + 1) // 2, 4) (d = 0: 1 step; d = 1-2: 2; d = 3-4:
+  3; d >= 5: 4), each extra hidden step multiplies the search (~30x) and hides one more
+  intermediate value;
+- larger inputs, at every step: integers are drawn from 0..round(10 ** (1 + d / 3)) - 1
+  (0..9 at d = 0, 0..99 at d = 3, 0..999 at d = 6, 0..9999 at d = 9, ...: one more digit
+  every three steps) and lists hold 3..4 + d digits. Longer values mean more to track by
+  hand through every hidden step, without enlarging the program search.
+The composition length is capped at 4 because proving uniqueness over all programs of 5 steps
+(~2 million distinct value vectors for the integer DSL) takes tens of seconds in Python; the
+other axes grow without bound. v2 prompts show a placeholder answer template that the
+normaliser cannot read, not an answer-like example.
+
 Uniqueness: every DSL program with 1..depth steps is enumerated (deduplicated by its values on
 the example and query inputs, which is all that matters) and an instance is kept only when all
 programs consistent with the examples agree on f(query) and none shorter than the drawn one
@@ -25,7 +41,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from typing import Any
 
 from ladderbench.puzzles.base import Family, Puzzle
@@ -39,6 +55,10 @@ Op = tuple[str, Callable[..., Any]]
 
 @dataclass(frozen=True)
 class HiddenFunctionConfig:
+    """One rung. v1 tiers set depth and an example count; ``difficulty(d)`` (v2) sets depth
+    min(1 + (d + 1) // 2, 4), inputs 0..round(10 ** (1 + d / 3)) - 1 and lists of 3..4 + d
+    digits, and shows only the examples that determine the answer (see the module doc)."""
+
     depth: int  # primitives composed in the hidden function (and the most the prompt allows)
     min_examples: int
     max_examples: int
@@ -46,6 +66,9 @@ class HiddenFunctionConfig:
     min_list_len: int = 3
     max_list_len: int = 6  # list inputs hold digits 0..9
     max_value: int = 9999  # every shown output (and each list element) stays <= this
+    # Suite v2: show examples only until the answer is determined (min/max_examples then
+    # bound that count) and a placeholder answer template; False keeps v1's draws and prompt.
+    minimal_examples: bool = False
 
 
 TIERS: dict[int, HiddenFunctionConfig] = {
@@ -64,9 +87,19 @@ Examples:
 
 What is f({query})?
 
+{answer_format}"""
+
+V1_ANSWER_FORMAT = """\
 Give your final answer in the same notation as the example outputs (an integer such as 42, \
 or a list such as [3, 1, 2]) inside <answer></answer> tags, for example <answer>42</answer> \
 or <answer>[3, 1, 2]</answer>."""
+
+V2_ANSWER_FORMAT = """\
+Give your final answer in the same notation as the example outputs (an integer, or a list of \
+integers in square brackets separated by commas). Put your final answer inside \
+<answer></answer> tags, like this: <answer>YOUR VALUE</answer>."""
+PLACEHOLDER = "YOUR VALUE"
+MAX_DEPTH = 4  # the longest v2 composition whose uniqueness the generator proves quickly
 
 INT_OPERATIONS = """\
 - add k (k = 1..9)
@@ -188,12 +221,126 @@ def _draw_inputs(rng: random.Random, cfg: HiddenFunctionConfig, domain: str, cou
     return values
 
 
+def _run(program: Sequence[Op], x: Value) -> Value:
+    for _, fn in program:
+        x = fn(x)
+    return x
+
+
+def _reducible(program: Sequence[Op], ops: Sequence[Op], inputs: Sequence[Value]) -> bool:
+    """Two adjacent steps act on ``inputs`` as no step or one step (add 2 then add 3, sort
+    twice...): a shorter program fits, so the draw is wasted; skip the search."""
+    for (_, first), (_, second) in pairwise(program):
+        pair = [second(first(x)) for x in inputs]
+        if pair == list(inputs) or any(pair == [fn(x) for x in inputs] for _, fn in ops):
+            return True
+    return False
+
+
+def _steps_text(depth: int) -> str:
+    if depth == 1:
+        return "exactly one operation"
+    return f"a sequence of 1 to {depth} operations applied one after another"
+
+
+def _useful_values(ops: Sequence[Op], x: Value, y: Value, depth: int) -> list[set[Value]]:
+    """``useful[k]``: the values k steps from x from which y is reachable in 0..depth-k more
+    steps. Scalar layers are far smaller than the vector states, so they prune the search."""
+    layers: list[set[Value]] = [{x}]
+    for _ in range(depth - 1):
+        layers.append({fn(v) for v in layers[-1] for _, fn in ops})
+    useful: list[set[Value]] = [set() for _ in range(depth + 1)]
+    useful[depth] = {y}
+    for k in range(depth - 1, -1, -1):
+        useful[k] = {v for v in layers[k] if v == y or any(fn(v) in useful[k + 1] for _, fn in ops)}
+    return useful
+
+
+def pruned_answers(
+    ops: Sequence[Op],
+    inputs: Sequence[Value],
+    outputs: Sequence[Value],
+    query: Value,
+    depth: int,
+    stop_at: int = 0,
+    useful: list[set[Value]] | None = None,
+) -> dict[Value, int]:
+    """Like ``consistent_answers`` (f(query) of every fitting program of 1..depth steps, to
+    the fewest steps giving it) but pruned by the first example: a state whose first value
+    cannot reach the first output in the steps left is dropped (``useful``: that example's
+    ``_useful_values``, when already known). Stops once ``stop_at`` different answers are
+    known (0: never)."""
+    n = len(outputs)
+    target = tuple(outputs)
+    if useful is None:
+        useful = _useful_values(ops, inputs[0], outputs[0], depth)
+    answers: dict[Value, int] = {}
+    frontier = [(*inputs, query)]
+    seen: set[tuple[Value, ...]] = set()
+    for d in range(1, depth + 1):
+        nxt: list[tuple[Value, ...]] = []
+        for state in frontier:
+            for _, fn in ops:
+                if fn(state[0]) not in useful[d]:
+                    continue
+                new = tuple(fn(v) for v in state)
+                if new[:n] == target and new[n] not in answers:
+                    answers[new[n]] = d
+                    if len(answers) == stop_at:
+                        return answers
+                if d < depth and new not in seen:
+                    seen.add(new)
+                    nxt.append(new)
+        frontier = nxt
+    return answers
+
+
+def _fewest_examples(
+    ops: Sequence[Op],
+    pool: Sequence[Value],
+    outputs: Sequence[Value],
+    query: Value,
+    cfg: HiddenFunctionConfig,
+) -> int | None:
+    """The fewest leading examples of ``pool`` after which every fitting program agrees on
+    f(query), or None when the whole pool leaves it open or a shorter program fits."""
+    useful = _useful_values(ops, pool[0], outputs[0], cfg.depth)
+    for k in range(max(1, cfg.min_examples), len(pool) + 1):
+        answers = pruned_answers(
+            ops, pool[:k], outputs[:k], query, cfg.depth, stop_at=2, useful=useful
+        )
+        if len(answers) > 1:
+            continue  # (fewer than two answers: the search ran to the end)
+        if len(answers) == 1 and min(answers.values()) == cfg.depth:
+            return k
+        return None
+    return None
+
+
 @register
 class HiddenFunction(Family):
     name = "hidden_function"
     tiers = TIERS
 
+    def difficulty(self, d: int) -> HiddenFunctionConfig:
+        """Depth min(1 + (d + 1) // 2, 4), then larger inputs (see the module docstring)."""
+        if d < 0:
+            raise ValueError(f"difficulty must be >= 0, got {d}")
+        max_input = round(10 ** (1 + d / 3)) - 1  # one more digit every three steps
+        return HiddenFunctionConfig(
+            depth=min(1 + (d + 1) // 2, MAX_DEPTH),
+            min_examples=1,
+            max_examples=8 + d // 4,
+            max_int_input=max_input,
+            min_list_len=3,
+            max_list_len=4 + d,
+            max_value=max(9999, 100 * max_input),
+            minimal_examples=True,
+        )
+
     def generate(self, rng: random.Random, cfg: HiddenFunctionConfig) -> Puzzle:
+        if cfg.minimal_examples:
+            return self._generate_minimal(rng, cfg)
         for _ in range(MAX_ATTEMPTS):
             domain = rng.choice(("int", "list"))
             ops = INT_OPS if domain == "int" else LIST_OPS
@@ -225,8 +372,40 @@ class HiddenFunction(Family):
                 operations=INT_OPERATIONS if domain == "int" else LIST_OPERATIONS,
                 examples=examples,
                 query=_show(inputs[-1]),
+                answer_format=V1_ANSWER_FORMAT,
             )
             return Puzzle(prompt=prompt, answer=_show(values[-1]))
+        raise RuntimeError(f"hidden_function: no unique instance in {MAX_ATTEMPTS} draws")
+
+    def _generate_minimal(self, rng: random.Random, cfg: HiddenFunctionConfig) -> Puzzle:
+        """v2: a program of exactly ``cfg.depth`` steps, the fewest examples fixing f(query)."""
+        for _ in range(MAX_ATTEMPTS):
+            domain = rng.choice(("int", "list"))
+            ops = INT_OPS if domain == "int" else LIST_OPS
+            program = [rng.choice(ops) for _ in range(cfg.depth)]
+            inputs = _draw_inputs(rng, cfg, domain, cfg.max_examples + 1)
+            query, pool = inputs[0], inputs[1:]
+            values = [_run(program, x) for x in inputs]
+            if any(_too_big(v, cfg.max_value) for v in values) or values[0] == ():
+                continue
+            if len(set(values[1:])) < MIN_DISTINCT_OUTPUTS or _reducible(program, ops, inputs):
+                continue
+            shown = _fewest_examples(ops, pool, values[1:], query, cfg)
+            if shown is None:
+                continue
+            examples = "\n".join(
+                f"f({_show(x)}) = {_show(y)}" for x, y in zip(pool[:shown], values[1 : shown + 1])
+            )
+            prompt = PROMPT_TEMPLATE.format(
+                domain="an integer" if domain == "int" else "a list of integers",
+                codomain="an integer" if domain == "int" else "a list of integers",
+                steps=_steps_text(cfg.depth),
+                operations=INT_OPERATIONS if domain == "int" else LIST_OPERATIONS,
+                examples=examples,
+                query=_show(query),
+                answer_format=V2_ANSWER_FORMAT,
+            )
+            return Puzzle(prompt=prompt, answer=_show(values[0]))
         raise RuntimeError(f"hidden_function: no unique instance in {MAX_ATTEMPTS} draws")
 
     def normalise(self, text: str) -> str | None:
