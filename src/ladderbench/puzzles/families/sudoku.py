@@ -10,11 +10,12 @@ tier 5 is a classic 9x9 with 45-52 empty cells, where a model must keep dozens o
 constraints straight over a long chain of deductions without a single slip.
 
 Suite v2 (``difficulty(d)``) walks sizes and then givens: d 0-1 are 4x4 (6, then 10 empty), d 2-3
-6x6 (16, 22 empty), d 4-6 9x9 (44, 50, 54 empty; from d 6 on the puzzle must also defeat naked and
+6x6 (16, 22 empty), d 4-6 9x9 (44, 50, 54 empty; at d 6 the puzzle must also defeat naked and
 hidden singles, so some step needs a guess or a deeper technique), d 7-11 16x16 (symbols 1-9 and
-A-G) with 96, 106, 114, 120 and 126 empty cells (the floor; redrawing 16x16 grids until they
-defeat singles costs seconds, so 16x16 grows by givens only). Past the floor (d >= 12) the config stays the hardest one (each uniqueness proof
-of a sparser 16x16 takes seconds in pure Python, and generation must stay well under a second).
+A-G) with 96, 106, 114, 120 and 126 empty cells: four times the cells and nearly twice the
+symbols per unit, so far longer chains to keep straight. 126 empty is the floor: sparser 16x16
+grids (or redrawing them until they defeat singles) make uniqueness proofs take seconds in pure
+Python, and generation must stay well under a second, so every d >= 11 gets the d = 11 config.
 v2 draws the full grid by shuffling a pattern grid (bands, stacks, rows, columns, symbols) and
 proves uniqueness with a propagating (naked + hidden singles) bitmask search; v1 configs keep the
 original generator byte for byte.
