@@ -159,3 +159,125 @@ def test_normalise_never_raises_on_digit_soup(text: str) -> None:
 def test_prompt_ends_with_the_answer_tags() -> None:
     for tier in sorted(TIERS):
         assert make(tier, 1).prompt.rstrip().endswith("</answer>")
+
+
+# ---------------------------------------------------------------- suite v2: difficulty(d)
+
+SYMBOLS = "123456789ABCDEFG"
+V2_SEEDS = {**{d: range(1, 7) for d in range(13)}, 15: range(1, 3), 20: range(1, 2)}
+V2_SEEDS.update({d: range(1, 4) for d in range(7, 13)})  # 16x16: fewer seeds
+
+
+def parse_v2(prompt: str) -> tuple[int, int, int, list[list[int]]]:
+    """Like ``parse``, for grids whose symbols run 1-9 then A-G (read as 10-16)."""
+    size = int(re.search(r"Solve this (\d+)x\1 Sudoku", prompt).group(1))
+    m = re.search(r"boxes of (\d+) rows by (\d+) columns", prompt)
+    grid = [
+        [0 if ch == "." else SYMBOLS.index(ch) + 1 for ch in re.findall(r"[0-9A-G.]", line)]
+        for line in prompt.splitlines()
+        if re.fullmatch(r"[0-9A-G.]( (\| )?[0-9A-G.])*", line)
+    ]
+    return size, int(m.group(1)), int(m.group(2)), grid
+
+
+def singles_only(grid: list[list[int]], br: int, bc: int) -> bool:
+    """Whether naked singles (a cell with one option) and hidden singles (a symbol with one
+    place in a row, column or box) alone fill the grid."""
+    n = len(grid)
+    grid = [row[:] for row in grid]
+    units = (
+        [[(r, c) for c in range(n)] for r in range(n)]
+        + [[(r, c) for r in range(n)] for c in range(n)]
+        + [
+            [(r0 + i, c0 + j) for i in range(br) for j in range(bc)]
+            for r0 in range(0, n, br)
+            for c0 in range(0, n, bc)
+        ]
+    )
+
+    def options(r: int, c: int) -> set[int]:
+        r0, c0 = r - r % br, c - c % bc
+        used = set(grid[r]) | {grid[i][c] for i in range(n)}
+        used |= {grid[i][j] for i in range(r0, r0 + br) for j in range(c0, c0 + bc)}
+        return set(range(1, n + 1)) - used
+
+    progress = True
+    while progress:
+        progress = False
+        for r in range(n):
+            for c in range(n):
+                if grid[r][c] == 0 and len(opts := options(r, c)) == 1:
+                    grid[r][c] = opts.pop()
+                    progress = True
+        for unit in units:
+            empty = [(r, c) for r, c in unit if grid[r][c] == 0]
+            for v in set(range(1, n + 1)) - {grid[r][c] for r, c in unit}:
+                spots = [(r, c) for r, c in empty if v in options(r, c)]
+                if len(spots) == 1:
+                    grid[spots[0][0]][spots[0][1]] = v
+                    progress = True
+    return all(all(row) for row in grid)
+
+
+@pytest.mark.parametrize("d", sorted(V2_SEEDS))
+def test_v2_answer_rederived_and_unique(d: int) -> None:
+    cfg = FAMILY.difficulty(d)
+    for seed in V2_SEEDS[d]:
+        puzzle = checks.make_at(FAMILY, d, seed)
+        size, br, bc, grid = parse_v2(puzzle.prompt)
+        assert (size, br, bc) == (cfg.size, cfg.box_rows, cfg.box_cols)
+        assert len(grid) == size and all(len(row) == size for row in grid)
+        empty = sum(v == 0 for row in grid for v in row)
+        assert cfg.min_empty <= empty <= cfg.max_empty, (d, seed, empty)
+        found = solutions(grid, br, bc, limit=2)
+        assert len(found) == 1, f"d {d} seed {seed}: {len(found)} solutions"
+        assert is_valid_solution(found[0], br, bc)
+        assert "/".join("".join(SYMBOLS[v - 1] for v in row) for row in found[0]) == puzzle.answer
+        assert FAMILY.check(puzzle, puzzle.answer)
+        if cfg.needs_search:
+            assert not singles_only(grid, br, bc), (d, seed)
+        placeholder = re.search(r"in this form \(.*?\): <answer>(.*?)</answer>", puzzle.prompt)
+        assert placeholder and FAMILY.normalise(placeholder.group(1)) is None
+
+
+def test_singles_classifier() -> None:
+    """The classifier separates: v1 4x4 puzzles fall to singles, d = 6 ones never do."""
+    easy = parse_v2(checks.make_at(FAMILY, 0, 1).prompt)
+    assert singles_only(easy[3], easy[1], easy[2])
+    hard = parse_v2(checks.make_at(FAMILY, 6, 1).prompt)
+    assert not singles_only(hard[3], hard[1], hard[2])
+
+
+def test_difficulty_grows() -> None:
+    """(cells, empty cells, needs more than singles) never falls, and rises within 3 steps
+    until the 16x16 floor at d = 11."""
+
+    def measure(d: int) -> tuple[int, int, bool]:
+        cfg = FAMILY.difficulty(d)
+        return cfg.size**2, cfg.min_empty, cfg.needs_search
+
+    for d in range(40):
+        assert measure(d + 1) >= measure(d), d
+        if d + 3 <= 11:
+            assert measure(d + 3) > measure(d), d
+    assert FAMILY.difficulty(11).size == 16 and FAMILY.difficulty(20) == FAMILY.difficulty(11)
+
+
+def test_difficulty_rejects_negative() -> None:
+    with pytest.raises(ValueError):
+        FAMILY.difficulty(-1)
+
+
+def test_normalise_16x16() -> None:
+    puzzle = checks.make_at(FAMILY, 8, 1)
+    rows = puzzle.answer.split("/")
+    checks.assert_accepts(
+        FAMILY,
+        puzzle,
+        [puzzle.answer.lower(), "\n".join(" ".join(row) for row in rows), "".join(rows)],
+    )
+    swapped = puzzle.answer.replace("A", "#").replace("B", "A").replace("#", "B")
+    checks.assert_rejects(FAMILY, puzzle, [swapped, puzzle.answer[:-1], puzzle.answer + "G"])
+    # letters are 16x16 symbols only: a 4x4 "grid" with a letter is not read
+    assert FAMILY.normalise("123A/3412/2143/4321") is None
+    assert FAMILY.normalise("/".join(["ROW"] * 4)) is None

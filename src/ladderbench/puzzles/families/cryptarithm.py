@@ -9,6 +9,15 @@ SEND + MORE = MONEY), so every carry is 0 or 1 and the sum's extra leading lette
 Tier 5 adds three words over at least 8 distinct letters: carries can reach 2, the leading
 letter is 1 or 2, and far more partial assignments survive each column before the digits are
 pinned down.
+
+Suite v2 (``difficulty(d)``): d 0 is AB + CD = EFG-sized (two 2-letter words), d 1 two 3-letter
+words, d 2 two 4-5-letter words, d 3 three 4-5-letter words, d 4 three 5-6-letter words, d 5 four
+5-6-letter words (more addends: bigger carries, more letters per column). From d 6 on the puzzle
+is a product, A x B = C: a product's digits depend on every pair of factor digits, so no column
+can be settled alone. The factors grow one letter at a time (d 6: 3 x 2 letters, d 7: 3 x 3,
+d 8: 4 x 3, d 9: 4 x 4, ...), so each step lengthens the long multiplication to check, with at
+least 6, 7, 8, 9, then all 10 distinct letters. (2 x 2 products are rarely unique with more than
+five letters, so products start at 3 x 2.)
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ladderbench.puzzles.base import Family, Puzzle
@@ -37,6 +46,24 @@ Give the digit of every letter that appears, as comma-separated Letter=digit pai
 alphabetical order of the letters. Put the final answer inside <answer></answer> tags, for \
 example: <answer>A=7,B=0,C=3,D=9</answer>"""
 
+V2_PROMPT_TEMPLATE = """\
+Solve this cryptarithm (a letter-arithmetic {kind} puzzle). Each letter stands for one digit \
+from 0 to 9; different letters stand for different digits, and the same letter is always the \
+same digit. No word starts with the digit 0. The {kind} is:
+
+{layout}
+
+Written on one line: {equation}
+
+Exactly one assignment of digits to letters makes the {kind} correct. Find it.
+
+Give the digit of every letter that appears, as comma-separated Letter=digit pairs in \
+alphabetical order of the letters (each ? below stands for a digit). Put the final answer inside \
+<answer></answer> tags, in this form: <answer>{placeholder}</answer>"""
+
+# The multiplication sign of v2 product puzzles (letters are upper case, so no clash with x).
+TIMES = "×"
+
 
 @dataclass(frozen=True)
 class CryptarithmConfig:
@@ -46,6 +73,9 @@ class CryptarithmConfig:
     random pool of ``pool_min``..``pool_max`` digits (repeated letters tie the columns together,
     which is what makes a unique solution likely); at least ``min_letters`` distinct letters.
     The sum is always one letter longer than the longest addend, as in SEND + MORE = MONEY.
+    With ``product`` (v2) the puzzle is instead A x B = C with a ``max_len``-letter A and a
+    ``min_len``-letter B, both written with digits of the pool (``addends`` is unused).
+    ``v2_prompt`` words the prompt for v2 with a placeholder answer example. Defaults are v1's.
     """
 
     addends: int
@@ -55,6 +85,8 @@ class CryptarithmConfig:
     pool_max: int
     min_letters: int
     max_attempts: int = 5000
+    product: bool = False
+    v2_prompt: bool = False
 
 
 TIERS: dict[int, CryptarithmConfig] = {
@@ -150,6 +182,80 @@ def count_solutions(addends: Sequence[str], total: str, limit: int = 2) -> list[
     return found
 
 
+def product_solutions(left: str, right: str, total: str, limit: int = 2) -> list[dict[str, int]]:
+    """Up to ``limit`` digit assignments with ``left * right == total``.
+
+    Digit positions are filled from the right: the letters at position k of both factors, then
+    the low k+1 letters of the product are forced, since (a mod 10^j) * (b mod 10^j) agrees with
+    a * b in its low j digits. A product letter that clashes ends the branch at once.
+    """
+    width = max(len(left), len(right))
+    if len(total) < width:
+        return []
+    leads = {word[0] for word in (left, right, total) if len(word) > 1}
+    value: dict[str, int] = {}
+    used = [False] * 10
+    found: list[dict[str, int]] = []
+
+    def low(word: str, k: int) -> int:
+        """The number written by the last k letters of ``word`` (all of it when k is larger)."""
+        return int("".join(str(value[c]) for c in word[-k:]))
+
+    def assign(letters: list[str], then: Callable[[], None]) -> None:
+        if len(found) >= limit:
+            return
+        if not letters:
+            then()
+            return
+        letter, rest = letters[0], letters[1:]
+        if letter in value:
+            assign(rest, then)
+            return
+        for digit in range(1 if letter in leads else 0, 10):
+            if not used[digit]:
+                value[letter] = digit
+                used[digit] = True
+                assign(rest, then)
+                used[digit] = False
+                del value[letter]
+
+    def settle(k: int, then: Callable[[], None]) -> None:
+        """Set or check the product's low k letters (all of it when k = its length)."""
+        product = low(left, k) * low(right, k)
+        if k < len(total):
+            text = str(product % 10**k).zfill(k)
+        else:
+            text = str(product)
+            if len(text) != len(total):
+                return
+        placed: list[str] = []
+        for letter, char in zip(total[::-1], text[::-1], strict=False):
+            digit = int(char)
+            if letter in value:
+                if value[letter] != digit:
+                    break
+            elif used[digit] or (digit == 0 and letter in leads):
+                break
+            else:
+                value[letter] = digit
+                used[digit] = True
+                placed.append(letter)
+        else:
+            then()
+        for letter in placed:
+            used[value.pop(letter)] = False
+
+    def position(k: int) -> None:
+        if k == width:
+            settle(len(total), lambda: found.append(dict(value)))
+            return
+        fresh = [word[-1 - k] for word in (left, right) if k < len(word)]
+        assign(fresh, lambda: settle(k + 1, lambda: position(k + 1)))
+
+    position(0)
+    return found
+
+
 def _draw_number(rng: random.Random, pool: Sequence[str], length: int) -> int | None:
     """A ``length``-digit number written with digits from ``pool`` (None if the pool is just 0)."""
     leads = sorted(d for d in pool if d != "0")
@@ -168,39 +274,117 @@ def _layout(addends: Sequence[str], total: str) -> str:
     return "\n".join(lines)
 
 
+# v2 sums, d = 0..5: (addends, min_len, max_len, pool_min, pool_max, min_letters).
+_V2_SUMS: list[tuple[int, int, int, int, int, int]] = [
+    (2, 2, 2, 4, 6, 4),
+    (2, 3, 3, 4, 6, 5),
+    (2, 4, 5, 5, 7, 7),
+    (3, 4, 5, 6, 7, 8),
+    (3, 5, 6, 6, 8, 9),
+    (4, 5, 6, 7, 8, 9),
+]
+
+
+def _draw_sum(rng: random.Random, cfg: CryptarithmConfig) -> tuple[list[str], str, dict[str, int]]:
+    """A sum puzzle with one solution: (addends, total, solution). v1's draw order, unchanged."""
+    for _ in range(cfg.max_attempts):
+        cipher = rng.sample(string.ascii_uppercase, 10)  # cipher[d] is the letter of digit d
+        pool = rng.sample(string.digits, rng.randint(cfg.pool_min, cfg.pool_max))
+        drawn = [
+            _draw_number(rng, pool, rng.randint(cfg.min_len, cfg.max_len))
+            for _ in range(cfg.addends)
+        ]
+        numbers = [n for n in drawn if n is not None]
+        if len(numbers) < len(drawn):
+            continue
+        addends = ["".join(cipher[int(d)] for d in str(n)) for n in numbers]
+        total = "".join(cipher[int(d)] for d in str(sum(numbers)))
+        if len(total) <= max(map(len, addends)):
+            continue
+        if len(set("".join(addends) + total)) < cfg.min_letters:
+            continue
+        solutions = count_solutions(addends, total)
+        if len(solutions) == 1:
+            return addends, total, solutions[0]
+    raise ValueError("cryptarithm: no unique puzzle found; raise max_attempts")
+
+
+def _draw_product(
+    rng: random.Random, cfg: CryptarithmConfig
+) -> tuple[str, str, str, dict[str, int]]:
+    """A product puzzle with one solution: (left factor, right factor, product, solution)."""
+    for _ in range(cfg.max_attempts):
+        cipher = rng.sample(string.ascii_uppercase, 10)
+        pool = rng.sample(string.digits, rng.randint(cfg.pool_min, cfg.pool_max))
+        a = _draw_number(rng, pool, cfg.max_len)
+        b = _draw_number(rng, pool, cfg.min_len)
+        if a is None or b is None:
+            continue
+        left, right, total = ("".join(cipher[int(d)] for d in str(n)) for n in (a, b, a * b))
+        if len(set(left + right + total)) < cfg.min_letters:
+            continue
+        solutions = product_solutions(left, right, total)
+        if len(solutions) == 1:
+            return left, right, total, solutions[0]
+    raise ValueError("cryptarithm: no unique product found; raise max_attempts")
+
+
+def _product_layout(left: str, right: str, total: str) -> str:
+    """The product written as a right-aligned column sum, with a rule above the result."""
+    width = len(total) + 2
+    rule = "-" * width
+    return "\n".join(
+        [left.rjust(width), f"{TIMES} " + right.rjust(width - 2), rule, total.rjust(width)]
+    )
+
+
 @register
 class Cryptarithm(Family):
     name = "cryptarithm"
     tiers = TIERS
 
     def generate(self, rng: random.Random, cfg: CryptarithmConfig) -> Puzzle:
-        for _ in range(cfg.max_attempts):
-            cipher = rng.sample(string.ascii_uppercase, 10)  # cipher[d] is the letter of digit d
-            pool = rng.sample(string.digits, rng.randint(cfg.pool_min, cfg.pool_max))
-            drawn = [
-                _draw_number(rng, pool, rng.randint(cfg.min_len, cfg.max_len))
-                for _ in range(cfg.addends)
-            ]
-            numbers = [n for n in drawn if n is not None]
-            if len(numbers) < len(drawn):
-                continue
-            addends = ["".join(cipher[int(d)] for d in str(n)) for n in numbers]
-            total = "".join(cipher[int(d)] for d in str(sum(numbers)))
-            if len(total) <= max(map(len, addends)):
-                continue
-            if len(set("".join(addends) + total)) < cfg.min_letters:
-                continue
-            solutions = count_solutions(addends, total)
-            if len(solutions) == 1:
-                break
-        else:  # pragma: no cover - a unique instance turns up within a few dozen draws
-            raise ValueError("cryptarithm: no unique puzzle found; raise max_attempts")
-        prompt = PROMPT_TEMPLATE.format(
-            layout=_layout(addends, total),
-            equation=" + ".join(addends) + " = " + total,
-        )
-        answer = ",".join(f"{letter}={digit}" for letter, digit in sorted(solutions[0].items()))
+        if cfg.product:
+            left, right, total, solution = _draw_product(rng, cfg)
+            layout = _product_layout(left, right, total)
+            equation = f"{left} {TIMES} {right} = {total}"
+            kind = "multiplication"
+        else:
+            addends, total, solution = _draw_sum(rng, cfg)
+            layout = _layout(addends, total)
+            equation = " + ".join(addends) + " = " + total
+            kind = "addition"
+        if cfg.v2_prompt:
+            placeholder = ",".join(f"{letter}=?" for letter in sorted(solution))
+            prompt = V2_PROMPT_TEMPLATE.format(
+                kind=kind, layout=layout, equation=equation, placeholder=placeholder
+            )
+        else:
+            prompt = PROMPT_TEMPLATE.format(layout=layout, equation=equation)
+        answer = ",".join(f"{letter}={digit}" for letter, digit in sorted(solution.items()))
         return Puzzle(prompt=prompt, answer=answer)
+
+    def difficulty(self, d: int) -> CryptarithmConfig:
+        """The v2 config at ``d`` (see the module docstring): sums up to d 5, then products whose
+        factors gain a letter each step."""
+        if d < 0:
+            raise ValueError(f"cryptarithm: difficulty must be >= 0, got {d}")
+        if d < len(_V2_SUMS):
+            addends, min_len, max_len, pool_min, pool_max, min_letters = _V2_SUMS[d]
+            return CryptarithmConfig(
+                addends, min_len, max_len, pool_min, pool_max, min_letters, v2_prompt=True
+            )
+        k = d - len(_V2_SUMS)
+        return CryptarithmConfig(
+            addends=2,
+            min_len=2 + (k + 1) // 2,
+            max_len=3 + k // 2,
+            pool_min=min(10, 4 + k),
+            pool_max=min(10, 6 + k),
+            min_letters=min(10, 6 + k),
+            product=True,
+            v2_prompt=True,
+        )
 
     def normalise(self, text: str) -> str | None:
         """Read Letter=digit pairs in any order and case, with ``=``, ``:``, ``->`` or "is".
