@@ -9,13 +9,13 @@ three edits to a string of random letters, where no familiar word helps the mode
 Open-ended difficulty (suite v2, ``difficulty(d)``): d = 0 repeats one common word (the floor a
 135M-parameter model clears); d = 1 repeats a two- or three-word phrase or reverses a word of at
 most five letters; d = 2 is two edits of a common word (v1 tier 1 had one or two). From d = 3
-on the text is random letters, 3d + 6 of them, and there are 4(d - 2) - 1 edits (3 at d = 3, 11 at
-d = 5, 23 at d = 8, 39 at d = 12, 71 at d = 20): every step adds four more edits, each one a
-shift of positions to recount, and three more letters to hold. From d = 5 two harder edits join
-in: reversing a stretch of the text and moving one character elsewhere, each of which renumbers a
-whole range of positions. v2 prompts show the answer format as ``<answer>...</answer>``, which
-the normaliser reads as nothing (a tiny model that copies the example scores nothing, never a
-lucky match).
+on the text is random letters, 3d + 6 of them, and there are d(d - 1)/2 edits (3 at d = 3, 10 at
+d = 5, 28 at d = 8, 66 at d = 12, 190 at d = 20): every step adds d more edits, each one a shift
+of positions to recount, and three more letters to hold, so the chance of one slip somewhere
+grows fast. From d = 5 two harder edits join in: reversing a stretch of the text and moving one
+character elsewhere, each of which renumbers a whole range of positions. v2 prompts show the
+answer format as ``<answer>...</answer>``, which the normaliser reads as nothing (a tiny model
+that copies the example scores nothing, never a lucky match).
 
 Case: case sensitivity is carried by the answers themselves. Case-insensitive tasks have
 lower-case answers, and ``matches`` accepts any casing of them (the prompt says case does not
@@ -83,7 +83,7 @@ def difficulty(d: int) -> TextConfig:
         return TextConfig(
             tasks=("edit",), min_ops=2, max_ops=2, min_length=5, max_length=8, v2_format=True
         )
-    ops, length = 4 * (d - 2) - 1, 3 * d + 6
+    ops, length = d * (d - 1) // 2, 3 * d + 6
     return TextConfig(
         tasks=("edit",),
         min_ops=ops,
@@ -175,11 +175,15 @@ def _edit(rng: random.Random, text: str, kinds: tuple[str, ...] = ()) -> tuple[s
             text[: pos - 1] + letter + text[pos:]
         )
     if kind == "swap":
-        pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)]
-        pairs = [(i, j) for i, j in pairs if text[i - 1] != text[j - 1]]
-        if not pairs:  # every character the same: nothing to swap, insert instead
+        if len(set(text)) == 1:  # every character the same: nothing to swap, insert instead
             return f'insert the letter "z" at position {n + 1}', text + "z"
-        i, j = rng.choice(pairs)
+        if kinds:  # v2: draw two positions until they differ (v1 listed every pair, O(n^2))
+            i, j = sorted(rng.sample(range(1, n + 1), 2))
+            while text[i - 1] == text[j - 1]:
+                i, j = sorted(rng.sample(range(1, n + 1), 2))
+        else:
+            pairs = [(i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)]
+            i, j = rng.choice([(i, j) for i, j in pairs if text[i - 1] != text[j - 1]])
         chars = list(text)
         chars[i - 1], chars[j - 1] = chars[j - 1], chars[i - 1]
         return f"swap the characters at positions {i} and {j}", "".join(chars)
