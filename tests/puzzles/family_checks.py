@@ -65,17 +65,32 @@ def puzzle_digest(family: Family, tiers: Iterable[int], seeds: Iterable[int] = D
     return h.hexdigest()
 
 
+V2_DIGEST_DIFFICULTIES = (0, 2, 5, 9)  # the difficulties whose v2 bytes are compared
+V2_DIGEST_SEEDS = range(1, 4)
+
+
+def difficulty_digest(family: Family) -> str:
+    """sha256 over (d, seed, prompt, answer) of v2 instances at ``V2_DIGEST_DIFFICULTIES``."""
+    h = hashlib.sha256()
+    for d in V2_DIGEST_DIFFICULTIES:
+        for seed in V2_DIGEST_SEEDS:
+            puzzle = make_at(family, d, seed)
+            h.update(repr((d, seed, puzzle.prompt, puzzle.answer)).encode() + b"\n")
+    return h.hexdigest()
+
+
 def fresh_registry_digests() -> str:
-    """JSON of ``{family: puzzle_digest over all its tiers}`` for every registered family, built
-    afresh (run in a child interpreter by ``registry_digests_under``)."""
+    """JSON of ``{family: puzzle_digest over all its tiers}`` and ``{family/v2:
+    difficulty_digest}`` for every registered family, built afresh (run in a child interpreter
+    by ``registry_digests_under``)."""
     from ladderbench.puzzles.registry import FAMILIES
 
-    return json.dumps(
-        {
-            name: puzzle_digest(FAMILIES.get(name), sorted(FAMILIES.get(name).tiers))
-            for name in FAMILIES.names()
-        }
-    )
+    digests = {}
+    for name in FAMILIES.names():
+        family = FAMILIES.get(name)
+        digests[name] = puzzle_digest(family, sorted(family.tiers))
+        digests[f"{name}/v2"] = difficulty_digest(family)
+    return json.dumps(digests)
 
 
 def registry_digests_under(hash_seed: str) -> dict[str, str]:

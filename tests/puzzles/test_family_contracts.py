@@ -5,6 +5,7 @@ holds the scoring contract shared with suites, tasks, adapters and graders."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import family_checks as checks
@@ -68,6 +69,49 @@ def test_same_bytes_under_other_hash_seeds(name: str) -> None:
     here = checks.puzzle_digest(family, sorted(family.tiers))
     for hash_seed in HASH_SEEDS:
         assert digests_under(hash_seed)[name] == here, hash_seed
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_v2_same_bytes_under_other_hash_seeds(name: str) -> None:
+    """The same for suite v2's instances at a few difficulties."""
+    here = checks.difficulty_digest(FAMILIES.get(name))
+    for hash_seed in HASH_SEEDS[:2]:
+        assert digests_under(hash_seed)[f"{name}/v2"] == here, hash_seed
+
+
+# ---------------------------------------------------------------- difficulty (suite v2)
+
+DIFFICULTIES = (0, 1, 2, 4, 7, 11)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_difficulty_regenerates_asks_for_tags_and_reads_its_own_answer(name: str) -> None:
+    family = FAMILIES.get(name)
+    for d in DIFFICULTIES:
+        for seed in (1, 2, 3):
+            puzzle = checks.make_at(family, d, seed)
+            assert puzzle == checks.make_at(family, d, seed), (d, seed)
+            assert "<answer>" in puzzle.prompt and "</answer>" in puzzle.prompt, (d, seed)
+            assert family.check(puzzle, puzzle.answer), (d, seed, puzzle.answer)
+        assert checks.make_at(family, d, 1).prompt != checks.make_at(family, d, 2).prompt, d
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_v2_format_example_is_never_read_as_the_answer(name: str) -> None:
+    """A tiny model copies the prompt's example: in v2 it must not pass."""
+    family = FAMILIES.get(name)
+    for d in DIFFICULTIES:
+        for seed in (1, 2):
+            puzzle = checks.make_at(family, d, seed)
+            examples = re.findall(r"<answer>(.*?)</answer>", puzzle.prompt, re.DOTALL)
+            for example in examples:
+                assert not family.check(puzzle, example), (d, seed, example)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_negative_difficulty_raises(name: str) -> None:
+    with pytest.raises(ValueError):
+        FAMILIES.get(name).difficulty(-1)
 
 
 # ---------------------------------------------------------------- prompts and tiers
