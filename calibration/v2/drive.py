@@ -115,9 +115,8 @@ def main() -> None:
             Path(f"{base}-part{k + 1}.jsonl").write_text(
                 "".join(json.dumps(a, ensure_ascii=False) + "\n" for a in part)
             )
-    print(
-        f"round {number}: {len(asked)} prompts to answer in {base}-part*.jsonl ({time.strftime('%H:%M')})"
-    )
+    when = time.strftime("%H:%M")
+    print(f"round {number}: {len(asked)} prompts to answer in {base}-part*.jsonl ({when})")
 
 
 if __name__ == "__main__":

@@ -159,12 +159,12 @@ async def _attempt_all(
     adapter: ModelAdapter,
     config: RunConfig,
     todo: list[tuple[Item, int]],
-    check: bool = True,
+    check_first: bool = True,
 ) -> None:
-    """Run ``todo``: the first attempt checks the configuration (unless ``check`` is off: a
-    later round of a sequential run); ``workers`` in flight."""
+    """Run ``todo``: the first attempt checks the configuration (unless ``check_first`` is off:
+    a later round of a sequential run); ``workers`` in flight."""
     workers = min(config.concurrency, adapter.concurrency_limit or config.concurrency)
-    if not check:
+    if not check_first:
         await _drain(attempts, iter(todo), workers)
         return
     pending = iter(todo[1:])
@@ -302,7 +302,7 @@ async def _attempt_rounds(
     while items := suite.next_round(history):
         todo = [(item, 0) for item in items if (item.id, 0) not in done]
         written = len(attempts.rows)
-        await _attempt_all(attempts, adapter, config, todo, check=first)
+        await _attempt_all(attempts, adapter, config, todo, check_first=first)
         first = False
         done.update((row.key, row) for row in attempts.rows[written:])
         round_rows = [done[(item.id, 0)] for item in items]
