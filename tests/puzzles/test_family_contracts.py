@@ -109,6 +109,15 @@ def test_the_v2_format_example_is_never_read_as_the_answer(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_far_difficulties_still_generate(name: str) -> None:
+    """The search climbs to d = 31; past every family's caps instances still come out."""
+    family = FAMILIES.get(name)
+    for d in (31, 64):
+        puzzle = checks.make_at(family, d, 1)
+        assert family.check(puzzle, puzzle.answer), d
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_negative_difficulty_raises(name: str) -> None:
     with pytest.raises(ValueError):
         FAMILIES.get(name).difficulty(-1)

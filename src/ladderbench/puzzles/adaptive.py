@@ -27,7 +27,7 @@ class SearchConfig:
 
     batch: int = 4
     budget: int = 48  # calls per family, errored ones included
-    max_difficulty: int = 63
+    max_difficulty: int = 31  # the climb's last step (0, 1, 3, 7, 15, 31)
     cleared_width: int = 1  # stop when the 95% interval of the cleared difficulty spans <= this
     d50_width: float = 2.0  # ... and that of the 50% crossing spans <= this
 

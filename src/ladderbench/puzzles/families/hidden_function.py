@@ -323,10 +323,12 @@ class HiddenFunction(Family):
     tiers = TIERS
 
     def difficulty(self, d: int) -> HiddenFunctionConfig:
-        """Depth min(1 + (d + 1) // 2, 4), then larger inputs (see the module docstring)."""
+        """Depth min(1 + (d + 1) // 2, 4), then larger inputs (see the module docstring); whole
+        numbers stop growing at 18 digits (d = 51, what ``random.sample`` can draw from), lists
+        keep growing."""
         if d < 0:
             raise ValueError(f"difficulty must be >= 0, got {d}")
-        max_input = round(10 ** (1 + d / 3)) - 1  # one more digit every three steps
+        max_input = round(10 ** (1 + min(d, 51) / 3)) - 1  # one more digit every three steps
         return HiddenFunctionConfig(
             depth=min(1 + (d + 1) // 2, MAX_DEPTH),
             min_examples=1,

@@ -444,10 +444,12 @@ class KnightsKnaves(Family):
 
     def difficulty(self, d: int) -> KnightsKnavesConfig:
         """One more person per step up to ``MAX_PEOPLE`` (d=14); one more atom per statement
-        every third step from d=7; richer atoms and connectives over d=1..5 (module docstring)."""
+        every third step from d=7, up to one atom per person (d=46; each atom names another
+        person, so the same from there on); richer atoms and connectives over d=1..5 (module
+        docstring)."""
         if d < 0:
             raise ValueError(f"difficulty must be >= 0, got {d}")
-        max_atoms = 1 if d == 0 else 2 + max(0, d - 4) // 3
+        max_atoms = 1 if d == 0 else min(2 + max(0, d - 4) // 3, MAX_PEOPLE)
         kinds = SIMPLE_ATOMS + (SELF_ATOMS if d >= 1 else ()) + (SPEAKER_ATOMS if d >= 2 else ())
         connectives: tuple[str, ...] = ("and", "or", "if") if d >= 1 else ()
         connectives += ("iff", "xor") if d >= 3 else ()
