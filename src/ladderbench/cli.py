@@ -403,6 +403,7 @@ def calibrate(
         class_of,
         load_classes,
         misplaced_items,
+        suite_version,
     )
     from ladderbench.analysis.digest import digest
     from ladderbench.models.registry import BASELINES
@@ -429,11 +430,16 @@ def calibrate(
     from ladderbench.static.loader import load_questions
 
     level_of = {q.id: q.level for q in load_questions()}
-    tiers = calibrate_tiers(by_class)
+    versions = sorted({suite_version(s) for runs in by_class.values() for s in runs})
+    if len(versions) > 1:
+        listed = ", ".join(f"v{v}" for v in versions)
+        raise UserError(f"calibrate one puzzle suite version at a time: these runs are of {listed}")
+    version = versions[0] if versions else "1"
+    tiers = calibrate_tiers(by_class, version)
     levels = calibrate_levels(static_summaries)
     items = misplaced_items(static_outcomes, level_of)
     console = Console()
-    table = Table(title="tier calibration", title_justify="left")
+    table = Table(title=f"tier calibration (puzzle suite v{version})", title_justify="left")
     for name in ("tier", "reads as", "verdict", "why"):
         table.add_column(name)
     for v in tiers:
@@ -455,6 +461,7 @@ def calibrate(
         )
     if out is not None:
         payload = {
+            "suiteVersion": version,
             "tiers": [vars(v) for v in tiers],
             "levels": [vars(c) for c in levels],
             "misplacedItems": items,

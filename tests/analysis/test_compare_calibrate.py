@@ -118,3 +118,18 @@ def test_classes_file_errors(tmp_path):
         load_classes(path)
     path.write_text('[models]\nsmol = "tiny"\n')
     assert load_classes(path) == {"smol": "tiny"}
+
+
+def test_v2_reads_tier_0_as_the_small_class_floor():
+    runs = {
+        "baseline": [summary({t: False for t in range(7)})],
+        "tiny": [summary({t: False for t in range(7)})],
+        "frontier": [summary({t: t < 6 for t in range(7)})],
+    }
+    v1 = {v.tier: (v.claimed, v.verdict) for v in calibrate_tiers(runs, "1")}
+    v2 = {v.tier: (v.claimed, v.verdict) for v in calibrate_tiers(runs, "2")}
+    assert v1[0] == ("tiny", "contradicted")  # the tiny model fails what v1 calls tiny
+    assert v2[0] == ("small", "unverified") and v2[1] == ("small", "unverified")
+    assert v2[5] == ("frontier", "unverified") and v2[6] == (None, "verified")
+    with pytest.raises(UserError, match="v9"):
+        calibrate_tiers(runs, "9")

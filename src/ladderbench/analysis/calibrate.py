@@ -26,15 +26,12 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CLASSES = ("baseline", "tiny", "small", "mid", "strong", "frontier")
-# The class a tier is meant for (None: beyond today's models).
-TIER_CLASS: dict[int, str | None] = {
-    0: "tiny",
-    1: "tiny",
-    2: "small",
-    3: "mid",
-    4: "strong",
-    5: "frontier",
-    6: None,
+# Per puzzle suite version, the class each tier is meant for (None: beyond today's models).
+# v2 reads tier 0 as the small class's floor: the embedded 135M model, the tiny class here,
+# clears no cell of any family at 90% (calibration/v2/README.md).
+TIER_CLASSES: dict[str, dict[int, str | None]] = {
+    "1": {0: "tiny", 1: "tiny", 2: "small", 3: "mid", 4: "strong", 5: "frontier", 6: None},
+    "2": {0: "small", 1: "small", 2: "mid", 3: "mid", 4: "strong", 5: "frontier", 6: None},
 }
 
 
@@ -74,9 +71,19 @@ def _clears(summaries: list[TierSummary], tier: int) -> list[bool]:
     return [bool(s.by_tier[str(tier)].cleared) for s in summaries if str(tier) in s.by_tier]
 
 
-def calibrate_tiers(by_class: dict[str, list[TierSummary]]) -> list[TierVerdict]:
+def suite_version(summary: TierSummary) -> str:
+    """The puzzle suite version a run used (runs from before v2 recorded none: v1)."""
+    return str((summary.settings or {}).get("suiteVersion", "1"))
+
+
+def calibrate_tiers(
+    by_class: dict[str, list[TierSummary]], version: str = "1"
+) -> list[TierVerdict]:
+    """Each tier's verdict given the runs of each class, under ``version``'s tier readings."""
+    if version not in TIER_CLASSES:
+        raise UserError(f"puzzle suite v{version} has no tier readings to calibrate against")
     verdicts = []
-    for tier, claimed in TIER_CLASS.items():
+    for tier, claimed in TIER_CLASSES[version].items():
         below = CLASSES[CLASSES.index(claimed) - 1] if claimed else "frontier"
         top = _clears(by_class.get(claimed, []), tier) if claimed else []
         low = _clears(by_class.get(below, []), tier)
