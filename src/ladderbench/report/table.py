@@ -94,12 +94,16 @@ def _breaking_tables(summary: TierSummary, who: str) -> list[Table]:
         for name in ("family", "highest d cleared", "95% CI", "d at 50%", "95% CI", "tested d"):
             table.add_column(name, justify="left" if name == "family" else "right")
         table.add_column("calls", justify="right")
+
+        def rung(d: int) -> str:
+            return "none" if d < 0 else str(d)
+
         for family, point in summary.breaking_points.items():
             lo, hi = point.cleared_ci95
             table.add_row(
                 family,
-                "none" if point.cleared < 0 else str(point.cleared),
-                f"{lo}–{hi}",
+                rung(point.cleared),
+                rung(lo) if lo == hi else f"{rung(lo)}–{rung(hi)}",
                 f"{point.d50:.1f}",
                 f"{point.d50_ci95[0]:.1f}–{point.d50_ci95[1]:.1f}",
                 f"{point.tested[0]}–{point.tested[1]}",
