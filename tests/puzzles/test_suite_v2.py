@@ -144,3 +144,20 @@ def test_v2_instances_are_not_v1s():
     v1 = {item.prompt for item in PuzzleSuite(seeds=[1]).items()}
     v2 = {item.prompt for item in PuzzleSuite(seeds=[1], version="2").items()}
     assert v1.isdisjoint(v2)
+
+
+def test_golden_manifest_pins_suite_v2():
+    from pathlib import Path
+
+    from ladderbench.puzzles.export import manifest_for, render
+    from ladderbench.ranges import parse_ranges
+
+    golden = json.loads((Path(__file__).parent / "golden_v2_manifest.json").read_text())
+    suite = PuzzleSuite(seeds=parse_ranges(golden["seeds"], "seeds"), version="2")
+    manifest = manifest_for(suite, render(suite))
+    changed = [n for n in golden["sha256"] if manifest["sha256"].get(n) != golden["sha256"][n]]
+    assert not changed, (
+        f"generators or anchors changed suite v2 instances in {changed}: a released suite is "
+        "frozen; bump the suite version and pin a new manifest"
+    )
+    assert manifest == golden
