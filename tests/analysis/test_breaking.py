@@ -24,7 +24,8 @@ def test_a_model_that_fails_the_easiest_rung_clears_nothing():
 
 def test_a_model_that_passes_everything_seen_is_placed_at_or_above_the_top():
     curve = fit({0: (4, 4), 7: (4, 4), 15: (4, 4)})
-    assert curve.cleared >= 15 and curve.d50_ci[0] >= 15
+    assert curve.cleared == 15 and curve.cleared_ci[1] == 15  # never past what was asked
+    assert curve.d50_ci[0] >= 15
 
 
 def test_a_shallow_fall_gives_wide_intervals():

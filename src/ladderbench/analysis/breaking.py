@@ -97,9 +97,10 @@ class Posterior:
         )
 
     def cleared(self) -> tuple[int, tuple[int, int]]:
-        """Quantiles of floor(d90), the highest integer difficulty with p >= 0.9 (-1 at least)."""
+        """Quantiles of floor(d90), the highest integer difficulty with p >= 0.9: at least -1, and
+        at most the hardest difficulty tried (nobody is credited with clearing what was not asked)."""
         d90 = self.d50s[:, None] - LOGIT_CLEARED / _SLOPES[None, :]
-        top = np.maximum(np.floor(d90), -1).ravel()
+        top = np.clip(np.floor(d90), -1, max(self.counts)).ravel()
         order = np.argsort(top, kind="stable")
         values, weights = top[order], self.weights.ravel()[order]
         return (
