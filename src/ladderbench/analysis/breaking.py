@@ -97,8 +97,8 @@ class Posterior:
         )
 
     def cleared(self) -> tuple[int, tuple[int, int]]:
-        """Quantiles of floor(d90), the highest integer difficulty with p >= 0.9: at least -1, and
-        at most the hardest difficulty tried (nobody is credited with clearing what was not asked)."""
+        """Quantiles of floor(d90), the highest integer difficulty with p >= 0.9: at least -1, at
+        most the hardest difficulty tried (no credit for clearing what was never asked)."""
         d90 = self.d50s[:, None] - LOGIT_CLEARED / _SLOPES[None, :]
         top = np.clip(np.floor(d90), -1, max(self.counts)).ravel()
         order = np.argsort(top, kind="stable")
