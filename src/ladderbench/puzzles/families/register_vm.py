@@ -85,8 +85,8 @@ TIERS: dict[int, RegisterVMConfig] = {
 
 REGISTERS = ("A", "B", "C", "D")
 
-PROMPT_TEMPLATE = """\
-A tiny machine has four integer registers, A, B, C and D, which all start at 0. It runs a \
+# What every version's prompt says about the machine (v1's bytes must not change).
+_MACHINE = """\
 program one numbered line at a time, starting at line 1. In the instructions below, X is a \
 register and Y is either a register (use its current value) or a whole number:
 
@@ -101,33 +101,31 @@ its last line. Registers can hold negative numbers.
 
 Program:
 {program}
+"""
 
+PROMPT_TEMPLATE = (
+    """\
+A tiny machine has four integer registers, A, B, C and D, which all start at 0. It runs a \
+"""
+    + _MACHINE
+    + """
 What are the values of A, B, C and D when the program stops?
 Write them as A=value,B=value,C=value,D=value in that order.
 Put your final answer inside <answer></answer> tags, for example: \
 <answer>A=3,B=-7,C=0,D=12</answer>"""
+)
 
-V2_PROMPT_TEMPLATE = """\
+V2_PROMPT_TEMPLATE = (
+    """\
 A tiny machine has {count} integer registers, {names}, which all start at 0. It runs a \
-program one numbered line at a time, starting at line 1. In the instructions below, X is a \
-register and Y is either a register (use its current value) or a whole number:
-
-- SET X Y: set X to Y.
-- ADD X Y: set X to X + Y.
-- SUB X Y: set X to X - Y.
-- MUL X Y: set X to X * Y.
-- JNZ X n: if X is not 0, continue at line n; otherwise continue with the next line.
-
-Every other instruction continues with the next line. The program stops when it moves past \
-its last line. Registers can hold negative numbers.
-
-Program:
-{program}
-
+"""
+    + _MACHINE
+    + """
 What are the values of {names} when the program stops?
 Write them as {form} in that order, with each value a whole number.
 Put your final answer inside <answer></answer> tags, in this form: \
 <answer>{placeholder}</answer> with each ? replaced by the register's value."""
+)
 
 ALL_REGISTERS = "ABCDEFGH"
 _NUMBER_WORDS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
