@@ -20,3 +20,15 @@ def _probe_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LADDERBENCH_PROBE_CACHE", str(tmp_path_factory.mktemp("probe-cache")))
         yield
+
+
+# The maintainer's secret the live-release tests build with (a test-only value; tests of the
+# refusal without it remove it).
+TEST_LIVE_SECRET = "test-only-live-secret-0123456789"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _live_secret():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LADDERBENCH_LIVE_SECRET", TEST_LIVE_SECRET)
+        yield

@@ -716,10 +716,16 @@ def live_build(
         str, typer.Option(help="Share held back privately until the next release.")
     ] = "1/6",
     tasks: Annotated[str | None, typer.Option(help="Only these tasks.")] = None,
+    difficulty: Annotated[
+        str | None,
+        typer.Option(help="Per-task difficulty, e.g. zebra=3,typos=2 (else calibrated)."),
+    ] = None,
 ) -> None:
-    """Generate the first release: JSONL per category/task, a manifest, a private hold-back."""
+    """Generate the first release: JSONL per category/task, a manifest, a private hold-back.
+
+    Needs the maintainer's secret in LADDERBENCH_LIVE_SECRET (it is never written anywhere)."""
     from ladderbench.live.base import load_sources
-    from ladderbench.live.release import build, parse_fraction
+    from ladderbench.live.release import build, parse_difficulty, parse_fraction
 
     manifest = build(
         directory,
@@ -728,6 +734,7 @@ def live_build(
         per_task=per_task,
         private_share=parse_fraction(private_fraction),
         names=_names(tasks),
+        difficulty=parse_difficulty(difficulty),
     )
     _echo_release(directory, manifest)
 
@@ -742,14 +749,21 @@ def live_refresh(
     sources: Annotated[
         Path | None, typer.Option(help="Fresh material for the new questions.")
     ] = None,
+    difficulty: Annotated[
+        str | None, typer.Option(help="Per-task difficulty of new questions, e.g. zebra=4.")
+    ] = None,
 ) -> None:
-    """Make the next release: publish the hold-back, replace about a sixth of the questions."""
+    """Make the next release: publish the hold-back, replace about a sixth of the questions.
+
+    Needs the secret the store was built with, in LADDERBENCH_LIVE_SECRET."""
     from ladderbench.live.base import load_sources
-    from ladderbench.live.release import refresh
+    from ladderbench.live.release import parse_difficulty, refresh
     from ladderbench.runner.results import read_results
 
     rows = [row for path in results or [] for row in read_results(path).rows]
-    manifest = refresh(directory, release, load_sources(sources), rows)
+    manifest = refresh(
+        directory, release, load_sources(sources), rows, parse_difficulty(difficulty)
+    )
     typer.echo(f"replaced {manifest['replaced']} questions")
     _echo_release(directory, manifest)
 

@@ -20,7 +20,7 @@ class ToyAdd(Task):
     name = "toy_add"
     category = "math"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         a, b = rng.randrange(1000), rng.randrange(1000)
         return Question(
             prompt=f"What is {a} + {b}? Answer in <solution></solution>.",
@@ -37,7 +37,7 @@ class ToyEcho(ToyAdd):
     name = "toy_echo"
     category = "language"
 
-    def generate(self, rng, sources):
+    def generate(self, rng, sources, difficulty=0):
         word = rng.choice(["alpha", "bravo", "delta", "gamma", "omega", "sigma"]) + str(
             rng.randrange(10**6)
         )

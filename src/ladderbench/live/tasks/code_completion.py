@@ -83,7 +83,7 @@ class CodeCompletion(Task):
     name = "code_completion"
     category = "coding"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         problem = make_problem(rng)
         prefix, _ = split_prefix(problem.reference, rng.uniform(*CONFIG.given))
         prompt = PROMPT_TEMPLATE.format(

@@ -72,7 +72,7 @@ class CodeGeneration(Task):
     name = "code_generation"
     category = "coding"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         problem = make_problem(rng)
         prompt = PROMPT_TEMPLATE.format(
             description=problem.description,

@@ -145,7 +145,7 @@ class ColumnType(Task):
     def __init__(self, config: ColumnTypeConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         target, candidates, table_name = draw(rng, sources, self.config)
         present = target.present
         k = min(len(present), rng.randint(self.config.min_values, self.config.max_values))

@@ -444,7 +444,7 @@ class Competition(Task):
     def __init__(self, config: CompetitionConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(sorted(TEMPLATES))
         problem, answer = TEMPLATES[subtask](rng, self.config)
         prompt = PROMPT_TEMPLATE.format(problem=problem)

@@ -218,7 +218,7 @@ class Connections(Task):
     name = "connections"
     category = "language"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(sorted(SUBTASKS))
         cfg = SUBTASKS[subtask]
         lex = lexicon()

@@ -191,7 +191,7 @@ class InstructionFollowing(Task):
     def __init__(self, config: InstructionFollowingConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         pool = passages(sources)
         subtask = rng.choice(sorted(SUBTASKS))
         spec = SUBTASKS[subtask]

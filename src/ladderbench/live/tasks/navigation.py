@@ -281,7 +281,7 @@ class Navigation(Task):
     name = "navigation"
     category = "reasoning"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         cfg = rng.choice(CONFIGS)
         for _ in range(100):
             drawn = _draw(rng, cfg)

@@ -238,7 +238,7 @@ class PlotUnscrambling(Task):
     category = "language"
     uses_sources = True
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(sorted(SUBTASKS))
         cfg = SUBTASKS[subtask]
         sentences = rng.choice(candidate_passages(sources, cfg))

@@ -504,7 +504,7 @@ class ProofOrder(Task):
     def __init__(self, config: ProofOrderConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         cfg = self.config
         choice = rng.randrange(len(PROOFS) + len(BUILDERS))
         proof = PROOFS[choice] if choice < len(PROOFS) else BUILDERS[choice - len(PROOFS)](rng)

@@ -477,7 +477,7 @@ class TableJoin(Task):
     def __init__(self, config: JoinConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         opaque = rng.random() < self.config.opaque_share
         pair = build_pair(rng, sources, self.config, opaque)
         left, right = pair.left, pair.right

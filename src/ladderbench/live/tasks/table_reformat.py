@@ -235,7 +235,7 @@ class TableReformat(Task):
     def __init__(self, config: ReformatConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         source = rng.choice(FORMATS)
         target = rng.choice([f for f in FORMATS if f != source])
         source_format, target_format = table_format(source), table_format(target)

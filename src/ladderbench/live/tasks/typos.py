@@ -432,7 +432,7 @@ class Typos(Task):
     category = "language"
     uses_sources = True
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(sorted(SUBTASKS))
         cfg = SUBTASKS[subtask]
         pool = passages(sources)

@@ -291,7 +291,7 @@ class WebOfLies(Task):
     name = "web_of_lies"
     category = "reasoning"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         cfg = rng.choice(CONFIGS)
         n, facts, statements, herrings = _build(rng, cfg)
         answers = statuses(n, facts, statements)

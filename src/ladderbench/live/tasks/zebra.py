@@ -654,7 +654,7 @@ class Zebra(Task):
     name = "zebra"
     category = "reasoning"
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         cfg = rng.choice(CONFIGS)
         n, n_attr = cfg.houses, cfg.attributes
         others = [k for k in ATTRIBUTES if k != "name"]

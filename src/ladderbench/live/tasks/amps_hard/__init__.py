@@ -84,7 +84,7 @@ class AmpsHard(Task):
     def __init__(self, config: AmpsHardConfig = CONFIG) -> None:
         self.config = config
 
-    def generate(self, rng: random.Random, sources: Sources) -> Question:
+    def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(ALL)
         drawn = subtask.draw(rng, self.config)
         prompt = PROMPT_TEMPLATE.format(instruction=subtask.instruction, problem=drawn.problem)
