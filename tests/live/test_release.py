@@ -6,11 +6,12 @@ import random
 import pytest
 
 from cli_helpers import ladderbench, read_jsonl
+from conftest import TEST_LIVE_SECRET as TEST_SECRET
 from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer
 from ladderbench.grading.scorer import verdict
 from ladderbench.live import registry
-from ladderbench.live.base import Question, Sources, Task
+from ladderbench.live.base import Question, Sources, Task, seeded_rng
 from ladderbench.live.release import Store, build, refresh
 from ladderbench.live.suite import LiveSuite
 from ladderbench.registry import Registry
@@ -210,6 +211,14 @@ def test_oracle_and_echo_through_the_cli(tmp_path, monkeypatch):
             ["live", "refresh", "/nonexistent", "--release", "2027-01-01"],
             "not a live release folder",
         ),
+        (
+            ["live", "build", "X", "--release", "2026-12-01", "--difficulty", "zebra=hard"],
+            "expected TASK=D",
+        ),
+        (
+            ["live", "build", "X", "--release", "2026-12-01", "--difficulty", "nope=2"],
+            "unknown live task 'nope'",
+        ),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
@@ -217,3 +226,127 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     proc = ladderbench(*args)
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr
     assert proc.stderr.count("\n") == 1
+
+
+# ---------------------------------------------------------------- the maintainer's secret
+
+SECRET = "LADDERBENCH_LIVE_SECRET"
+
+
+def test_without_the_secret_nothing_is_built(tmp_path, toy_tasks, monkeypatch):
+    monkeypatch.delenv(SECRET)
+    with pytest.raises(UserError, match=SECRET):
+        build(tmp_path, "2026-12-01", Sources.empty(), per_task=4)
+    proc = ladderbench("live", "build", str(tmp_path / "s"), "--release", "2026-12-01")
+    assert proc.returncode == 2 and SECRET in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_another_secret_cannot_rebuild_the_hold_back_or_a_future_release(
+    tmp_path, toy_tasks, monkeypatch
+):
+    """The audit: rebuilding a release reproduced private/ byte for byte, and building a future
+    date gave exactly the questions its refresh later released."""
+    build(tmp_path / "real", "2026-12-01", Sources.empty(), per_task=12)
+    refresh(tmp_path / "real", "2027-01-01", Sources.empty(), [])
+    real = Store.load(tmp_path / "real")
+    monkeypatch.setenv(SECRET, "an-attacker-guessing-another-key")
+    build(tmp_path / "guess", "2026-12-01", Sources.empty(), per_task=12)
+    build(tmp_path / "future", "2027-01-01", Sources.empty(), per_task=12)
+    guessed = {
+        r["prompt"]
+        for name in ("guess", "future")
+        for store in [Store.load(tmp_path / name)]
+        for records in [*store.public.values(), *store.private.values()]
+        for r in records
+    }
+    real_prompts = {
+        r["prompt"] for rs in [*real.public.values(), *real.private.values()] for r in rs
+    }
+    assert not guessed & real_prompts
+
+
+def test_the_secret_is_written_nowhere_and_a_wrong_one_cannot_refresh(
+    tmp_path, toy_tasks, monkeypatch
+):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
+    for path in tmp_path.rglob("*"):
+        if path.is_file():
+            assert TEST_SECRET.encode() not in path.read_bytes(), path
+    monkeypatch.setenv(SECRET, "not-the-key-this-store-was-built-with")
+    with pytest.raises(UserError, match="not the secret"):
+        refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+
+
+def test_a_published_question_regenerates_from_its_seed(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6)
+    record = Store.load(tmp_path).public["toy_add"][0]
+    question = ToyAdd().generate(seeded_rng(record["seed"]), Sources.empty(), record["difficulty"])
+    assert (question.prompt, question.ground_truth) == (record["prompt"], record["ground_truth"])
+
+
+def test_a_published_copy_cannot_be_refreshed(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
+    for path in (tmp_path / "private").rglob("*.jsonl"):
+        path.unlink()
+    with pytest.raises(UserError, match="private hold-back is missing"):
+        refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+
+
+# ---------------------------------------------------------------- material served once
+
+PASSAGES = [f"passage {i}: " + " ".join(f"w{i}x{j}" for j in range(12)) for i in range(14)]
+
+
+class ToyPassage(ToyAdd):
+    """Copies a passage: the passage is its material, and its answer."""
+
+    name = "toy_passage"
+    category = "language"
+
+    def generate(self, rng, sources, difficulty=0):
+        fresh = sources.fresh(PASSAGES)
+        if not fresh:
+            raise UserError("toy_passage: no unused passage left")
+        text = rng.choice(fresh)
+        return Question(
+            prompt=f"Copy in tags, upper-cased: {text.upper()}", ground_truth=text, material=(text,)
+        )
+
+
+class ToyQuoter(ToyAdd):
+    """Quotes a passage in its prompt while its answer is another passage: a leak unless the
+    release refuses it."""
+
+    name = "toy_quoter"
+    category = "reasoning"
+
+    def generate(self, rng, sources, difficulty=0):
+        quoted = rng.choice(PASSAGES[-2:])
+        return Question(prompt=f"Read: {quoted}. Say done.", ground_truth=f"done {rng.random()}")
+
+
+@pytest.fixture
+def passage_tasks(monkeypatch):
+    toys = Registry("live task")
+    toys.add("toy_passage", ToyPassage())
+    toys.add("toy_quoter", ToyQuoter())
+    monkeypatch.setattr(registry, "TASKS", toys)
+    import ladderbench.live.release as release
+
+    monkeypatch.setattr(release, "all_tasks", toys.items)
+
+
+def test_material_is_never_served_twice_and_no_prompt_quotes_an_answer(tmp_path, passage_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=4)
+    refresh(tmp_path, "2027-01-01", Sources.empty(), [], {"toy_passage": 1})
+    store = Store.load(tmp_path)
+    records = [r for rs in [*store.public.values(), *store.private.values()] for r in rs]
+    passages = [r for r in records if r["task"] == "toy_passage"]
+    assert len({r["ground_truth"] for r in passages}) == len(passages) == 8
+    assert len({m for r in passages for m in r["material"]}) == 8
+    answers = {r["ground_truth"] for r in passages}
+    quotes = [r for r in records if r["task"] == "toy_quoter"]
+    assert quotes and not any(a in q["prompt"] for a in answers for q in quotes)
+    assert store.difficulty == {"toy_passage": 1, "toy_quoter": 0}
+    with pytest.raises(UserError, match="no unused passage left"):
+        build(tmp_path / "big", "2026-12-01", Sources.empty(), 15, names=["toy_passage"])

@@ -4,38 +4,36 @@ Score per question in [0, 1] (the mean over samples); task score the mean over i
 category score the mean of its tasks; overall the mean of the categories, so each category weighs
 the same whatever its size. A task's interval is the Wilson interval of its mean score (a score in
 [0, 1] varies no more than a pass/fail of the same mean, so it stays honest at 0%, 100% and small
-n); categories and overall propagate the tasks' standard errors through the means.
+n). An aggregate is a weighted mean of tasks: its interval is the Wilson interval at Kish's
+effective sample size ``1 / sum(w_t^2 / n_t)``, so a category of one task has exactly that task's
+interval, and an aggregate is never narrower than all its questions pooled would be.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from ladderbench.analysis.stats import Z95, wilson
+from ladderbench.analysis.stats import wilson
 from ladderbench.items import ResultRow
 from ladderbench.summaries import LiveSummary
 
 
-def _interval(mean: float, se: float) -> list[float]:
-    return [max(0.0, mean - Z95 * se), min(1.0, mean + Z95 * se)]
+def effective_n(parts: list[tuple[int, float]]) -> float:
+    """Kish's effective sample size of a weighted mean of task means: ``parts`` are (n, weight)
+    with the weights summing to 1. Equal to n for one task; at most the total for equal weights."""
+    return 1.0 / sum(weight * weight / n for n, weight in parts)
 
 
-def _task_stats(values: list[float]) -> tuple[float, float, list[float]]:
-    """Mean, standard error and interval of one task's question scores."""
-    mean = statistics.fmean(values)
-    lo, hi = wilson(sum(values), len(values))
-    return mean, (hi - lo) / (2 * Z95), [lo, hi]
-
-
-def _combine(parts: list[tuple[float, float]]) -> tuple[float, float]:
-    """Mean of independent means, and its standard error."""
-    mean = statistics.fmean(m for m, _ in parts)
-    se = math.sqrt(sum(s * s for _, s in parts)) / len(parts)
-    return mean, se
+def aggregate(parts: list[tuple[float, int, float]]) -> tuple[float, list[float]]:
+    """The weighted mean of task means (mean, n, weight) and its Wilson interval at the
+    effective sample size."""
+    mean = sum(weight * m for m, _, weight in parts)
+    n_eff = effective_n([(n, weight) for _, n, weight in parts])
+    lo, hi = wilson(mean * n_eff, n_eff)
+    return mean, [lo, hi]
 
 
 def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
@@ -60,35 +58,33 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
     for item, scores in per_item.items():
         item_scores[task_of[item]].append(statistics.fmean(scores))
     by_task: dict[str, Any] = {}
-    task_stats: dict[str, tuple[float, float]] = {}
+    task_stats: dict[str, tuple[float, int]] = {}
     for task in sorted(set(task_of.values())):
         scores = item_scores.get(task, [])
         entry: dict[str, Any] = {"category": category_of[task], "n": len(scores)}
         entry["errors"] = errors.get(task, 0)
         if scores:
-            mean, se, interval = _task_stats(scores)
-            task_stats[task] = (mean, se)
+            mean = statistics.fmean(scores)
+            task_stats[task] = (mean, len(scores))
+            interval = list(wilson(sum(scores), len(scores)))
             entry.update(score=mean, ci95=interval, perfect=sum(s == 1.0 for s in scores))
         else:
             entry.update(score=None, ci95=None, perfect=0)
         by_task[task] = entry
 
     by_category: dict[str, Any] = {}
-    category_stats: dict[str, tuple[float, float]] = {}
-    for category in sorted(set(category_of.values())):
-        parts = [task_stats[t] for t in sorted(task_stats) if category_of[t] == category]
-        if parts:
-            mean, se = _combine(parts)
-            category_stats[category] = (mean, se)
-            by_category[category] = {
-                "tasks": len(parts),
-                "score": mean,
-                "ci95": _interval(mean, se),
-            }
-    overall: dict[str, Any] = {"categories": len(category_stats), "score": None, "ci95": None}
-    if category_stats:
-        mean, se = _combine(list(category_stats.values()))
-        overall.update(score=mean, ci95=_interval(mean, se))
+    members: dict[str, list[str]] = defaultdict(list)
+    for task in sorted(task_stats):
+        members[category_of[task]].append(task)
+    for category in sorted(members):
+        tasks = members[category]
+        mean, interval = aggregate([(*task_stats[t], 1 / len(tasks)) for t in tasks])
+        by_category[category] = {"tasks": len(tasks), "score": mean, "ci95": interval}
+    overall: dict[str, Any] = {"categories": len(members), "score": None, "ci95": None}
+    if members:
+        weights = {t: 1 / len(members) / len(ts) for ts in members.values() for t in ts}
+        mean, interval = aggregate([(*task_stats[t], w) for t, w in weights.items()])
+        overall.update(score=mean, ci95=interval)
     n = sum(len(v) for v in item_scores.values())
     return LiveSummary.model_validate(
         {

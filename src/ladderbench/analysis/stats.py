@@ -7,10 +7,11 @@ import math
 Z95 = 1.959963984540054
 
 
-def wilson(passed: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(passed: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a proportion; honest at 0%, 100% and small n.
 
-    ``passed`` may be fractional (a mean of per-item pass rates times n items).
+    ``passed`` may be fractional (a mean of per-item pass rates times n items), and so may ``n``
+    (an effective sample size).
     """
     if n <= 0:
         return (0.0, 1.0)
