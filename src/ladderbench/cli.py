@@ -622,6 +622,11 @@ def export_prompts(
     difficulties: Annotated[
         str | None, typer.Option(help="Puzzle v2: a grid of difficulties, e.g. 0-12.")
     ] = None,
+    live_dir: Annotated[
+        Path | None, typer.Option(help="Live store made by 'ladderbench live build'.")
+    ] = None,
+    release: Annotated[str | None, typer.Option(help="Live release date (else latest).")] = None,
+    tasks: Annotated[str | None, typer.Option(help="Live tasks.")] = None,
 ) -> None:
     """The prompts of a selection, without answers: what a model answering elsewhere is shown.
 
@@ -638,6 +643,9 @@ def export_prompts(
         "families": _names(families),
         "suite_version": suite_version,
         "difficulties": parse_int_list(difficulties, "--difficulties"),
+        "live_dir": live_dir,
+        "release": release,
+        "tasks": _names(tasks),
     }
     items = make_suite(suite, **{k: v for k, v in options.items() if v is not None}).items()
     lines = "".join(
