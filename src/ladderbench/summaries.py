@@ -171,6 +171,7 @@ class LiveTaskScore(BaseModel):
     score: float | None
     ci95: list[float] | None
     perfect: int
+    difficulties: list[int] = Field(default_factory=list)  # of its questions (v1 stores: none)
 
 
 class LiveCategoryScore(Score):

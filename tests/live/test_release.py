@@ -188,6 +188,8 @@ def test_oracle_and_echo_through_the_cli(tmp_path, monkeypatch):
     assert json.loads(echo.stdout)["overall"]["score"] < 0.3
     rows, _ = read_jsonl(out)
     assert {"task", "category"} <= set(rows[0])
+    assert {row["difficulty"] for row in rows} == {0}  # the release's difficulty per question
+    assert all(t["difficulties"] == [0] for t in summary["byTask"].values())
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,7 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
     task_of: dict[str, str] = {}
     category_of: dict[str, str] = {}
     errors: dict[str, int] = defaultdict(int)
+    difficulties: dict[str, set[int]] = defaultdict(set)
     total = 0
     head: ResultRow | None = None
     for row in rows:
@@ -49,6 +50,8 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
         task = row.task or "?"
         task_of[row.id] = task
         category_of[task] = row.category or "?"
+        if row.difficulty is not None:
+            difficulties[task].add(row.difficulty)
         if row.error is not None:
             errors[task] += 1
             continue
@@ -63,6 +66,7 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
         scores = item_scores.get(task, [])
         entry: dict[str, Any] = {"category": category_of[task], "n": len(scores)}
         entry["errors"] = errors.get(task, 0)
+        entry["difficulties"] = sorted(difficulties.get(task, ()))
         if scores:
             mean = statistics.fmean(scores)
             task_stats[task] = (mean, len(scores))

@@ -67,6 +67,7 @@ class LiveSuite:
                 reference=get_task(record["task"]).reference(record),
                 category=record["category"],
                 task=record["task"],
+                difficulty=record.get("difficulty"),
                 record=record,
             )
             for qid, record in self.records.items()

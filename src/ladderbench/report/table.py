@@ -56,12 +56,13 @@ def _live_tables(summary: dict[str, Any], who: str) -> list[Table]:
         return "-" if ci is None else f"{_pct(ci[0])}–{_pct(ci[1])}"
 
     tasks = Table(title=f"live suite · {who} · per task", title_justify="left")
-    for name in ("task", "category", "n", "score", "95% CI", "perfect", "errors"):
+    for name in ("task", "category", "d", "n", "score", "95% CI", "perfect", "errors"):
         tasks.add_column(name, justify="left" if name in ("task", "category") else "right")
     for name, s in summary["byTask"].items():
         tasks.add_row(
             name,
             s["category"],
+            ",".join(map(str, s.get("difficulties") or [])) or "-",
             str(s["n"]),
             _pct(s["score"]),
             interval(s["ci95"]),
