@@ -735,12 +735,6 @@ def live_build(
     from ladderbench.live.base import load_sources
     from ladderbench.live.release import build, parse_difficulty, parse_fraction
 
-    if sources is None:
-        typer.echo(
-            "note: no --sources, so passages, stories and tables come from the packaged pools, "
-            "which anyone can read; 'ladderbench live fetch DIR' gathers fresh material",
-            err=True,
-        )
     manifest = build(
         directory,
         release,
@@ -750,6 +744,12 @@ def live_build(
         names=_names(tasks),
         difficulty=parse_difficulty(difficulty),
     )
+    if sources is None:
+        typer.echo(
+            "note: no --sources, so passages, stories and tables come from the packaged pools, "
+            "which anyone can read; 'ladderbench live fetch DIR' gathers fresh material",
+            err=True,
+        )
     _echo_release(directory, manifest)
 
 
