@@ -100,14 +100,15 @@ def text(node: Node, keep: Callable[[Node], bool] = lambda node: True) -> str:
             paragraphs.append(joined)
         inline.clear()
 
-    def visit(item: Node | str, in_pre: bool) -> None:
+    def visit(item: Node | str) -> None:
         if isinstance(item, str):
-            if in_pre:
-                paragraphs.append(item.strip("\n"))
-            else:
-                inline.append(item)
+            inline.append(item)
             return
         if item.tag in SKIPPED or not keep(item):
+            return
+        if item.tag == "pre":
+            flush()
+            paragraphs.append(pre_text(item).strip("\n"))
             return
         if item.tag == "br":
             flush()
@@ -116,13 +117,33 @@ def text(node: Node, keep: Callable[[Node], bool] = lambda node: True) -> str:
         if block:
             flush()
         for child in item.children:
-            visit(child, in_pre or item.tag == "pre")
+            visit(child)
         if block:
             flush()
 
-    visit(node, False)
+    visit(node)
     flush()
     return "\n\n".join(paragraphs)
+
+
+def pre_text(node: Node) -> str:
+    """Preformatted text as written: ``br`` and the end of each block element end a line."""
+    out: list[str] = []
+
+    def visit(item: Node | str) -> None:
+        if isinstance(item, str):
+            out.append(item)
+        elif item.tag == "br":
+            out.append("\n")
+        elif item.tag not in SKIPPED:
+            for child in item.children:
+                visit(child)
+            if item.tag in BLOCK and out and not out[-1].endswith("\n"):
+                out.append("\n")
+
+    for child in node.children:
+        visit(child)
+    return "".join(out)
 
 
 def html_text(markup: str) -> str:

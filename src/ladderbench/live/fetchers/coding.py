@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ladderbench.live.fetchers._common import Document, SourceRequest, day, problem_json
-from ladderbench.live.fetchers._html import Node, parse, text
+from ladderbench.live.fetchers._html import Node, parse, pre_text, text
 from ladderbench.live.fetchers.http import FetchError, Http
 
 BASE_URL = "https://codeforces.com"
@@ -42,10 +42,8 @@ async def api(http: Http, request: SourceRequest, method: str) -> Any:
 
 
 def sample_text(pre: Node) -> str:
-    """A sample's text: newer pages put each line in its own div inside the pre."""
-    lines = pre.find_all("div", "test-example-line")
-    raw = "\n".join(text(line) for line in lines) if lines else text(pre)
-    cleaned = [line.rstrip() for line in raw.strip("\n").splitlines()]
+    """A sample's text, one newline at the end (newer pages put each line in a div)."""
+    cleaned = [line.rstrip() for line in pre_text(pre).strip("\n").splitlines()]
     return "\n".join(cleaned) + "\n"
 
 
