@@ -28,6 +28,7 @@ from ladderbench.live.fetch import (
     parse_since,
     parse_source_names,
 )
+from ladderbench.live.fetchers import _html, coding, competition
 from ladderbench.live.fetchers.http import USER_AGENT, retry_after_seconds
 from ladderbench.live.release import build
 
@@ -579,3 +580,35 @@ def test_argument_parsers():
         parse_since("2026-12-02", today=TODAY)
     with pytest.raises(UserError, match="choose from arxiv, wikipedia, news, competition"):
         parse_source_names(" , ")
+
+
+def _choices(choice: str, gap: str, letters: str = "ABCDE") -> str:
+    return gap.join(choice.format(letter=letter, n=n) for n, letter in enumerate(letters, 1))
+
+
+@pytest.mark.parametrize(
+    ("choice", "gap"),
+    [
+        (r"\textbf{{({letter}) }}{n}", r"\qquad"),
+        (r"\mathrm{{({letter})}}\ {n}", r" \qquad "),
+        (r"\textbf{{({letter}) {n}}}", r"\qquad"),
+        (r"\text{{({letter}) }}{n}", r" \quad "),
+    ],
+)
+def test_amc_choices_in_the_styles_the_wiki_uses(choice, gap):
+    markup = f"Pick one of <math>x</math>.\n\n<math>{_choices(choice, gap)}</math>\n"
+    rest, choices = competition.split_choices(markup)
+    assert choices == {letter: f"${n}$" for n, letter in enumerate("ABCDE", 1)}
+    assert competition.plain(rest) == "Pick one of $x$."
+
+
+def test_amc_choices_unread_when_a_letter_is_missing():
+    four = _choices(r"\textbf{{({letter}) }}{n}", r"\qquad", "ABCE")
+    assert competition.split_choices(f"<math>{four}</math>") is None
+
+
+def test_preformatted_samples_keep_their_lines():
+    page = "<pre>1 2<br/>3<br />\n</pre><pre><div class='l'>a</div><div class='l'>b c</div></pre>"
+    first, second = _html.parse(page).find_all("pre")
+    assert coding.sample_text(first) == "1 2\n3\n"
+    assert coding.sample_text(second) == "a\nb c\n"

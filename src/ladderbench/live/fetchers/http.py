@@ -71,6 +71,14 @@ def retry_after_seconds(value: str | None, now: datetime | None = None) -> float
     return max((when - (now or datetime.now(timezone.utc))).total_seconds(), 0.0)
 
 
+def decode(body: bytes, charset: str | None) -> str:
+    """The body as text in its declared charset (UTF-8 if none, or one Python does not know)."""
+    try:
+        return body.decode(charset or "utf-8", errors="replace")
+    except LookupError:
+        return body.decode("utf-8", errors="replace")
+
+
 def host_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
@@ -131,7 +139,7 @@ class Http:
                 body = await resp.content.read(MAX_BODY_BYTES + 1)
                 if len(body) > MAX_BODY_BYTES:
                     raise FetchError(f"{url}: response over {MAX_BODY_BYTES} bytes")
-                return body.decode(resp.charset or "utf-8", errors="replace")
+                return decode(body, resp.charset)
         except aiohttp.ClientConnectorError as exc:
             reason = " ".join(str(exc.os_error or exc).split())
             raise UserError(
