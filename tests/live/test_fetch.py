@@ -11,6 +11,7 @@ import json
 import re
 import socket
 import threading
+import xml.etree.ElementTree as ET
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from ladderbench.live.fetch import (
     parse_since,
     parse_source_names,
 )
-from ladderbench.live.fetchers import _html, coding, competition
+from ladderbench.live.fetchers import _html, arxiv, coding, competition
 from ladderbench.live.fetchers.http import USER_AGENT, retry_after_seconds
 from ladderbench.live.release import build
 
@@ -496,6 +497,27 @@ def test_a_request_that_hangs_times_out_and_is_tried_again(tmp_path, server):
     assert len(server.paths("/cf/api/contest.list")) == 2
 
 
+def test_a_dead_feed_is_reported_and_the_other_feeds_still_read(tmp_path, server):
+    urls = {
+        **server.base_urls(),
+        "news": (f"{server.url}/news/gone.rss", f"{server.url}/news/wikinews.atom"),
+    }
+    options = FetchOptions(since=SINCE, today=TODAY, base_urls=urls, pause=0.0, sources=("news",))
+    (report,) = asyncio.run(fetch_async(tmp_path, options, sleep=Sleeps()))
+    assert report.written == 2 and "/news/gone.rss: HTTP 404" in str(report.error)
+
+
+def test_no_network_midway_keeps_what_was_fetched_documented(tmp_path, server):
+    urls = {**server.base_urls(), "coding": (f"http://127.0.0.1:{_closed_port()}",)}
+    options = FetchOptions(
+        since=SINCE, today=TODAY, base_urls=urls, pause=0.0, sources=("arxiv", "coding")
+    )
+    with pytest.raises(UserError, match="cannot reach"):
+        asyncio.run(fetch_async(tmp_path, options, sleep=Sleeps()))
+    assert sorted(by_file(tmp_path)) == files(tmp_path) == files(tmp_path, "arxiv-")
+    assert len(files(tmp_path)) == 3
+
+
 def test_retry_after_as_an_http_date():
     now = datetime(2026, 12, 1, 12, 0, 0, tzinfo=timezone.utc)
     assert retry_after_seconds("Tue, 01 Dec 2026 12:00:30 GMT", now) == 30.0
@@ -605,6 +627,24 @@ def test_amc_choices_in_the_styles_the_wiki_uses(choice, gap):
 def test_amc_choices_unread_when_a_letter_is_missing():
     four = _choices(r"\textbf{{({letter}) }}{n}", r"\qquad", "ABCE")
     assert competition.split_choices(f"<math>{four}</math>") is None
+
+
+@pytest.mark.parametrize(
+    ("ident", "name"),
+    [
+        ("http://arxiv.org/abs/2611.01234v3", "arxiv-2611.01234.txt"),
+        ("http://arxiv.org/abs/solv-int/9901001v1", "arxiv-solv-int_9901001.txt"),
+        ("http://arxiv.org/abs/solv-int/9901001", "arxiv-solv-int_9901001.txt"),
+    ],
+)
+def test_arxiv_file_names_name_the_paper_not_the_version(ident, name):
+    atom = "http://www.w3.org/2005/Atom"
+    entry = ET.fromstring(
+        f'<entry xmlns="{atom}"><id>{ident}</id><published>2026-11-30T10:00:00Z</published>'
+        "<title>T</title><summary>An abstract.</summary></entry>"
+    )
+    document = arxiv.entry_document(entry)
+    assert document is not None and document.name == name
 
 
 def test_preformatted_samples_keep_their_lines():

@@ -191,6 +191,7 @@ class Store:
             "sha256": hashlib.sha256(data).hexdigest(),
         }
         report.written += 1
+        self.save_provenance()  # at once: an interrupted fetch leaves no file undocumented
 
     def save_provenance(self) -> None:
         """Rewrite ``provenance.jsonl``: one line per file, newest first, ties by file name."""
@@ -235,7 +236,6 @@ async def _fetch_source(
                     break
     except FetchError as exc:
         report.error = str(exc)
-    store.save_provenance()
     return report
 
 

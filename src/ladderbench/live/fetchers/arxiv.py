@@ -7,6 +7,7 @@ metadata (abstracts included) is CC0; its API asks for 3 seconds between calls.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import AsyncGenerator
 
@@ -35,7 +36,7 @@ def entry_document(entry: ET.Element) -> Document | None:
     abstract = paragraphs(entry.findtext(f"{ATOM}summary") or "")
     if "/abs/" not in ident or published is None or not title or not abstract:
         return None
-    arxiv_id = ident.split("/abs/", 1)[1].rsplit("v", 1)[0]
+    arxiv_id = re.sub(r"v\d+$", "", ident.split("/abs/", 1)[1])  # the paper, any version
     url = f"https://arxiv.org/abs/{arxiv_id}"
     for link in entry.findall(f"{ATOM}link"):
         if link.get("rel") == "alternate" and link.get("href"):

@@ -4,8 +4,9 @@ problem pages, newest contest first.
 ``contest.list`` dates the contests (finished ones that started on or after ``--since``);
 ``problemset.problems`` names their problems; each problem page gives the statement (legend,
 input, output, note; ``$$$`` math as ``$``) and the sample tests (stdin -> stdout). A problem is
-passed over when it cannot be checked by comparing output (interactive, "print any" answers),
-needs a picture, or has no samples. Codeforces asks for 2 seconds between API calls.
+passed over when its output cannot be checked by comparing text (interactive, "print any"
+answers, answers within a tolerance), when it needs a picture, or when it has no samples.
+Codeforces asks for 2 seconds between API calls.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ BASE_URL = "https://codeforces.com"
 PAUSE_S = 2.0
 LICENCE = "(c) Codeforces and the problem authors; quoted for evaluation"
 ANY_ANSWER = re.compile(
-    r"(multiple|several|many) (possible |correct |valid )?(answers|solutions)|print any|output any",
+    r"(multiple|several|many) (possible |correct |valid )?(answers|solutions)|print any"
+    r"|output any|absolute or relative error",
     re.IGNORECASE,
 )
 

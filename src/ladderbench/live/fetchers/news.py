@@ -127,10 +127,19 @@ def feed_documents(body: str, feed: Feed) -> list[Document]:
 
 
 async def documents(http: Http, request: SourceRequest) -> AsyncGenerator[Document, None]:
+    """Every feed's items, newest first; a feed that fails is named once the others are
+    through (unless ``--limit`` was reached first)."""
     found: list[Document] = []
+    failed: list[str] = []
     for feed in request.feeds:
-        found.extend(feed_documents(await http.get(feed.url, None, request.pause), feed))
+        try:
+            found.extend(feed_documents(await http.get(feed.url, None, request.pause), feed))
+        except FetchError as exc:
+            failed.append(str(exc))
     found.sort(key=lambda document: document.name)
     found.sort(key=lambda document: document.published, reverse=True)
     for document in found:
         yield document
+    if failed:
+        more = f" (and {len(failed) - 1} more feeds)" if len(failed) > 1 else ""
+        raise FetchError(failed[0] + more)
