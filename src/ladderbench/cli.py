@@ -782,6 +782,51 @@ def live_refresh(
     _echo_release(directory, manifest)
 
 
+@live_app.command("fetch")
+def live_fetch(
+    directory: Annotated[Path, typer.Argument(help="Folder for the material (kept, added to).")],
+    since: Annotated[str, typer.Option(help="Only material published on or after YYYY-MM-DD.")],
+    sources: Annotated[
+        str, typer.Option(help="Comma-separated: arxiv, wikipedia, news, competition, coding.")
+    ] = "arxiv,wikipedia,news,competition,coding",
+    limit: Annotated[int, typer.Option(min=1, help="New files per source at most.")] = 20,
+    base_url: Annotated[
+        list[str] | None,
+        typer.Option(help="SOURCE=URL: another endpoint (a mirror); news=URL adds a feed."),
+    ] = None,
+    pause: Annotated[
+        float | None,
+        typer.Option(min=0, help="Seconds between requests to a host (default: the source's)."),
+    ] = None,
+) -> None:
+    """Fetch dated fresh material (passages, problems) into DIR, with provenance.jsonl.
+
+    Newest first, incremental: files already in DIR are kept, and no text is written twice.
+    Pass DIR to 'live build --sources' or 'live refresh --sources'."""
+    from ladderbench.live.fetch import (
+        FetchOptions,
+        fetch,
+        parse_base_urls,
+        parse_since,
+        parse_source_names,
+    )
+
+    options = FetchOptions(
+        since=parse_since(since),
+        sources=parse_source_names(sources),
+        limit=limit,
+        base_urls=parse_base_urls(base_url or []),
+        pause=pause,
+    )
+    reports = fetch(directory, options, on_source=lambda report: typer.echo(report.line()))
+    written = sum(report.written for report in reports)
+    typer.echo(
+        f"{written} new files in {directory}; provenance in {directory / 'provenance.jsonl'}"
+    )
+    if any(report.error for report in reports):
+        raise typer.Exit(1)
+
+
 @live_app.command("judge-study")
 def live_judge_study(
     results: Annotated[list[Path], typer.Argument(help="Live-suite results, scored.")],
