@@ -8,9 +8,10 @@ coefficients):
 
 * ``sum_induction``: for a random integer polynomial p, the claim p(1) + ⋯ + p(n) = S(n) with
   S computed exactly, proved by induction: the base case, the binomial expansions of
-  (k + 1)^j, p(k + 1), and both sides of L·S(k) + L·p(k + 1) = L·S(k + 1).
+  (k + 1)^j, p(k + 1), and both sides of L·S(k) + L·p(k + 1) = L·S(k + 1). The binomial
+  expansions are routine: they are masked only once the other steps are.
 * ``product_expansion``: the expansion of a product of linear factors (a x − r), proved by
-  multiplying the factors in one at a time, with checks at x = 0, 1 and −1.
+  multiplying the factors in one at a time, with checks at x = 0, 1, −1, 2 and −2.
 
 Every proof step with an expression reads "...: LHS = RHS." with LHS fully shown; a mask only
 ever replaces a RHS. Masked expressions have pairwise different values and no candidate that is
@@ -186,6 +187,7 @@ class Step:
     value: Poly = ()
     var: str = ""
     maskable: bool = True  # False where the claim itself shows the value
+    routine: bool = False  # a textbook expansion, masked only when the others run out
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,15 @@ def sum_induction(rng: random.Random, cfg: ProofFillConfig) -> Proof:
             poly([evaluate(p, 1)]),
             "k",
         ),
+        *(
+            Step(
+                f"As a check (not needed for the proof), the formula also holds for n = {n}",
+                " + ".join(f"p({i})" for i in range(1, n + 1)) + f" = S({n})",
+                poly([evaluate(s, n)]),
+                "k",
+            )
+            for n in (2, 3)
+        ),
         Step(
             "Inductive step. Assume that p(1) + p(2) + ⋯ + p(k) = S(k) for some k ≥ 1. Adding "
             "p(k + 1) to both sides, it remains to show that S(k) + p(k + 1) = S(k + 1)."
@@ -229,6 +240,7 @@ def sum_induction(rng: random.Random, cfg: ProofFillConfig) -> Proof:
                 f"(k + 1){_sup(j)}",
                 power(k_plus_1, j),
                 "k",
+                routine=True,
             )
         )
     p_next = compose(p, k_plus_1)
@@ -297,6 +309,8 @@ def product_expansion(rng: random.Random, cfg: ProofFillConfig) -> Proof:
         (0, "its constant term"),
         (1, "the sum of its coefficients"),
         (-1, "the sum of its coefficients with alternating signs"),
+        (2, "its value there"),
+        (-2, "its value there"),
     )
     for x, why in checks:
         steps.append(
@@ -358,9 +372,10 @@ def _near_miss(rng: random.Random, value: Poly) -> Poly:
 
 
 def _masked_steps(rng: random.Random, proof: Proof, wanted: int) -> list[int]:
-    """Indices of steps to mask: values pairwise different, in proof order."""
+    """Indices of steps to mask, in proof order: values pairwise different, routine steps last."""
     order = [i for i, step in enumerate(proof.steps) if step.lhs and step.maskable]
     rng.shuffle(order)
+    order.sort(key=lambda i: proof.steps[i].routine)
     chosen: list[int] = []
     seen: set[tuple[str, Poly]] = set()
     for i in order:
