@@ -139,8 +139,34 @@ def meet(p, q, r, s) -> tuple[Fraction, Fraction] | None:
     return None
 
 
+# ---------------------------------------------------------------- the painted stack, by voxels
+
+
+def solve_stack(prompt: str) -> int:
+    block = prompt.split("face to face.\n\n")[1].split("\n\n")[0]
+    voxels = {
+        (r, c, z)
+        for r, line in enumerate(block.splitlines())
+        for c, h in enumerate(line.split())
+        for z in range(int(h))
+    }
+    wanted = int(re.search(r"have exactly (\d+) painted face", prompt).group(1))
+    directions = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+
+    def painted(v) -> int:
+        out = 0
+        for d in directions:
+            w = (v[0] + d[0], v[1] + d[1], v[2] + d[2])
+            out += w not in voxels and w[2] >= 0  # below z = 0 is the table
+        return out
+
+    return sum(painted(v) == wanted for v in voxels)
+
+
 def solve(prompt: str) -> str:
-    return str(solve_cuts(prompt)) if "square sheet" in prompt else solve_cube(prompt)
+    if "square sheet" in prompt:
+        return str(solve_cuts(prompt))
+    return str(solve_stack(prompt)) if "Unit cubes are stacked" in prompt else solve_cube(prompt)
 
 
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)
@@ -150,8 +176,8 @@ def test_ground_truth_rederived(difficulty: int) -> None:
         assert solve(q.prompt) == q.ground_truth, (difficulty, index, q.subtask)
 
 
-def test_both_subtasks_appear_and_cube_moves_use_every_kind() -> None:
-    assert {make(i).subtask for i in range(16)} == {"cube_net", "cuts"}
+def test_every_subtask_appears_and_cube_moves_use_every_kind() -> None:
+    assert {make(i).subtask for i in range(16)} == {"cube_net", "cuts", "painted_stack"}
     prompts = " ".join(make(i, difficulty=6).prompt for i in range(16))
     assert "Turn." in prompts and "Roll toward" in prompts and "Roll north." in prompts
 
@@ -176,6 +202,11 @@ def test_difficulty_grows() -> None:
         for qs in questions.values()
     ]
     assert averages == sorted(averages) and averages[-1] > 3 * averages[0]
+    cubes = [
+        max(q.fields.get("cubes", 0) for q in (make(i, difficulty=d) for i in range(24)))
+        for d in (0, 4, 8, 12)
+    ]
+    assert cubes == sorted(cubes) and cubes[-1] > 5 * cubes[0]
 
 
 # ---------------------------------------------------------------- scoring
@@ -206,8 +237,9 @@ def test_cube_reply_formats() -> None:
         assert TASK.score(record(q), reply).score == 0.0, reply
 
 
-def test_cuts_reply_formats() -> None:
-    q = next(q for i in range(40) if (q := make(i, difficulty=3)).subtask == "cuts")
+@pytest.mark.parametrize("subtask", ["cuts", "painted_stack"])
+def test_count_reply_formats(subtask: str) -> None:
+    q = next(q for i in range(40) if (q := make(i, difficulty=3)).subtask == subtask)
     n = int(q.ground_truth)
     for reply in (f"<solution>{n}</solution>", f"So there are {n} pieces.\n\nAnswer: {n}"):
         assert TASK.score(record(q), reply).score == 1.0

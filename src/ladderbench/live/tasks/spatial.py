@@ -1,6 +1,7 @@
-"""Spatial: fold a cube net and move the cube, or count the pieces of a square cut by lines.
+"""Spatial: fold a cube net and move the cube, count the pieces of a square cut by lines, or
+count the painted unit cubes of a stack.
 
-Two subtasks, each computed from an exact model, so every answer is unique and re-derivable:
+Three subtasks, each computed from an exact model, so every answer is unique and re-derivable:
 
 * ``cube_net``: a net of a cube (one of the 11 hexomino nets, in any rotation or reflection) is
   drawn with a letter on each square. It is folded up around one named square, which stays on
@@ -12,11 +13,16 @@ Two subtasks, each computed from an exact model, so every answer is unique and r
   (with fractions) from where the chords cross inside the square: each chord adds one piece
   plus one per distinct crossing point with the chords before it, so three chords through one
   point add fewer pieces than three crossing pairwise.
+* ``painted_stack``: unit cubes stacked in columns on a table, given as a height map; the whole
+  outside of the solid is painted (not the faces on the table or against another cube), and
+  the question asks how many unit cubes have exactly j painted faces. Each cube's count follows
+  from its height in the column and the heights of the four neighbouring columns.
 
 Why it is hard: the cube's orientation must be carried through every move without a slip
 (left and right swap under a roll, and a roll "toward the face showing K" needs the current
 orientation to know where K is); the cuts need every pair of chords intersected exactly, inside
-or outside the square, and coincident crossings noticed.
+or outside the square, and coincident crossings noticed; the stack needs every cube of every
+column classified against its neighbours, with nothing counted twice.
 
 Difficulty ``d`` (``config_at(d)``), open-ended:
 
@@ -25,9 +31,10 @@ Difficulty ``d`` (``config_at(d)``), open-ended:
   asked at d = 0 (the top), two (top, north) at d = 1-2, three (top, north, east) from d = 3.
 * cuts: ``3 + d`` chords on a square of side ``4 + d // 2``; endpoints on the border's lattice
   points, so several chords often meet in one point.
+* painted_stack: a ``(3 + d // 2)``-square height map with columns up to ``2 + d // 3`` cubes.
 
 Scoring: exact. cube_net wants every asked letter in order (commas, spaces or "top: A" all
-read); cuts wants the whole number of pieces.
+read); cuts and painted_stack want the whole number.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 
-SUBTASKS = ("cube_net", "cuts")
+SUBTASKS = ("cube_net", "cuts", "painted_stack")
 # Letters put on the net: capitals that cannot be misread for one another or for a dot.
 LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 FACES = ("top", "bottom", "north", "south", "east", "west")
@@ -68,6 +75,8 @@ class SpatialConfig:
     faces_asked: int  # how many of top, north, east are asked
     cuts: int  # chords across the square
     side: int  # the square's side length
+    stack_size: int  # rows and columns of the stack's height map
+    max_height: int  # tallest column of the stack
 
 
 def config_at(d: int) -> SpatialConfig:
@@ -75,7 +84,13 @@ def config_at(d: int) -> SpatialConfig:
     kinds = ("roll",) + (("turn",) if d >= 2 else ()) + (("toward",) if d >= 4 else ())
     asked = 1 if d == 0 else 2 if d <= 2 else 3
     return SpatialConfig(
-        moves=3 * d, move_kinds=kinds, faces_asked=asked, cuts=3 + d, side=4 + d // 2
+        moves=3 * d,
+        move_kinds=kinds,
+        faces_asked=asked,
+        cuts=3 + d,
+        side=4 + d // 2,
+        stack_size=3 + d // 2,
+        max_height=2 + d // 3,
     )
 
 
@@ -342,6 +357,61 @@ def _cuts_question(rng: random.Random, cfg: SpatialConfig) -> Question:
     )
 
 
+# ---------------------------------------------------------------- the painted stack
+
+NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def painted_faces(heights: list[list[int]]) -> dict[int, int]:
+    """How many unit cubes have each number of painted faces (0-5; the bottom never is)."""
+    rows, cols = len(heights), len(heights[0])
+
+    def height(r: int, c: int) -> int:
+        return heights[r][c] if 0 <= r < rows and 0 <= c < cols else 0
+
+    counts: dict[int, int] = {}
+    for r in range(rows):
+        for c in range(cols):
+            for z in range(heights[r][c]):
+                painted = int(z == heights[r][c] - 1)  # the top of the column
+                painted += sum(height(r + dr, c + dc) <= z for dr, dc in NEIGHBOURS)
+                counts[painted] = counts.get(painted, 0) + 1
+    return counts
+
+
+STACK_PROMPT = """\
+Unit cubes are stacked in columns on a table, on a square grid of {n} by {n} cells. The \
+numbers below give how many cubes stand in each cell (0 means an empty cell); neighbouring \
+columns touch face to face.
+
+{grid}
+
+The whole outside of the solid is then painted: every face of a unit cube that does not touch \
+the table or another cube. How many unit cubes have exactly {j} painted face{plural}? Give the \
+number inside <solution></solution> tags, for example <solution>7</solution>."""
+
+
+def _stack_question(rng: random.Random, cfg: SpatialConfig) -> Question:
+    n = cfg.stack_size
+    heights = [[rng.randint(0, cfg.max_height) for _ in range(n)] for _ in range(n)]
+    if not any(any(row) for row in heights):
+        heights[rng.randrange(n)][rng.randrange(n)] = 1
+    counts = painted_faces(heights)
+    j = rng.choice(sorted(counts))
+    prompt = STACK_PROMPT.format(
+        n=n,
+        grid="\n".join(" ".join(str(h) for h in row) for row in heights),
+        j=j,
+        plural="" if j == 1 else "s",
+    )
+    return Question(
+        prompt=prompt,
+        ground_truth=str(counts[j]),
+        subtask="painted_stack",
+        fields={"cubes": sum(map(sum, heights))},
+    )
+
+
 # ---------------------------------------------------------------- reading answers
 
 _FACE_LABEL = re.compile(r"\b(?:top|north|east|face|faces|is|the|and)\b", re.I)
@@ -371,7 +441,9 @@ class Spatial(Task):
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         cfg = config_at(difficulty)
         subtask = rng.choice(SUBTASKS)
-        return _cube_question(rng, cfg) if subtask == "cube_net" else _cuts_question(rng, cfg)
+        if subtask == "cube_net":
+            return _cube_question(rng, cfg)
+        return _cuts_question(rng, cfg) if subtask == "cuts" else _stack_question(rng, cfg)
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
         """1 for the exact letters (in order) or the exact count, else 0."""
@@ -379,7 +451,7 @@ class Spatial(Task):
         if not isinstance(record, dict) or not isinstance(record.get("ground_truth"), str):
             return verdict(extracted, 0.0)
         truth = record["ground_truth"]
-        if record.get("subtask") == "cuts":
+        if record.get("subtask") in ("cuts", "painted_stack"):
             wanted_count = read_count(truth)
             given_count = read_count(extracted)
             return verdict(
