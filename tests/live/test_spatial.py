@@ -6,6 +6,7 @@ growth with difficulty."""
 from __future__ import annotations
 
 import re
+import time
 from fractions import Fraction
 from itertools import pairwise
 
@@ -247,3 +248,12 @@ def test_count_reply_formats(subtask: str) -> None:
         assert TASK.score(record(q), reply).score == 0.0
     assert TASK.score({"ground_truth": "x", "subtask": "cuts"}, "<solution>x</solution>").score == 0
     assert TASK.score({}, "<solution>A</solution>").score == 0.0
+
+
+def test_generation_is_fast_at_high_difficulty() -> None:
+    """Under 2 s a question at d <= 12 (and at d = 20 too), with room to spare."""
+    for difficulty in (12, 20):
+        for index in range(6):
+            start = time.perf_counter()
+            make(index, difficulty=difficulty)
+            assert time.perf_counter() - start < 2.0, (difficulty, index)

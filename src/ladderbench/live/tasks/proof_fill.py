@@ -7,7 +7,8 @@ unboundedly many, and every expression in them is computed exactly (polynomials 
 coefficients):
 
 * ``sum_induction``: for a random integer polynomial p, the claim p(1) + ⋯ + p(n) = S(n) with
-  S computed exactly, proved by induction: the base case, the binomial expansions of
+  S computed exactly, proved by induction: the base case (and checks at n = 2, 3), the
+  binomial expansions of
   (k + 1)^j, p(k + 1), and both sides of L·S(k) + L·p(k + 1) = L·S(k + 1). The binomial
   expansions are routine: they are masked only once the other steps are.
 * ``product_expansion``: the expansion of a product of linear factors (a x − r), proved by
@@ -28,12 +29,12 @@ many factors), and the list offers several near misses for the same step.
 
 Difficulty ``d`` (``config_at(d)``), open-ended: the polynomial p has degree ``1 + d // 2``
 (more binomial steps, larger fractions); the product has ``3 + d // 2`` factors, with leading
-coefficients up to ``1 + d // 3``; ``3 + d`` masks (as many as the proof has steps of distinct
-value) and ``2 + d`` distractors.
+coefficients up to ``1 + d // 3``; up to ``3 + d`` masks (no more than the proof has steps of
+distinct value: about ``5 + d // 2`` at large d) and ``2 + d`` distractors.
 
 Scoring as LiveBench (``proof_rearrangement_process_results`` with edit distance): the numbers
-the answer lists, read in order, against the true list: 1 - Levenshtein / max(lengths), in
-[0, 1]. A reply with no number scores 0.
+the answer lists, read in order ("<mask_2>" labels dropped), against the true list:
+1 - Levenshtein / max(lengths), in [0, 1]. A reply with no number scores 0.
 """
 
 from __future__ import annotations

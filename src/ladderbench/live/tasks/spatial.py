@@ -6,8 +6,10 @@ Three subtasks, each computed from an exact model, so every answer is unique and
 * ``cube_net``: a net of a cube (one of the 11 hexomino nets, in any rotation or reflection) is
   drawn with a letter on each square. It is folded up around one named square, which stays on
   the table as the bottom face; the cube is then rolled over its bottom edges and turned in
-  place, and the question asks which letters end on the top, north and east faces. The model
-  tracks the cube's orientation as a tuple of six faces, updated by rolling it over the net.
+  place, and the question asks which letters end on the top, north and east faces. The
+  generator folds the net by rolling the cube over it from the bottom square (the face that
+  lands on a square is the face that square becomes) and tracks the orientation as a map from
+  the six positions to letters.
 * ``cuts``: a square sheet with corners at lattice points is cut along chords joining lattice
   points of its border; the question asks for the number of pieces. The count follows exactly
   (with fractions) from where the chords cross inside the square: each chord adds one piece
@@ -19,10 +21,10 @@ Three subtasks, each computed from an exact model, so every answer is unique and
   from its height in the column and the heights of the four neighbouring columns.
 
 Why it is hard: the cube's orientation must be carried through every move without a slip
-(left and right swap under a roll, and a roll "toward the face showing K" needs the current
-orientation to know where K is); the cuts need every pair of chords intersected exactly, inside
-or outside the square, and coincident crossings noticed; the stack needs every cube of every
-column classified against its neighbours, with nothing counted twice.
+(each roll moves four faces, a turn four others, and a roll "toward the face showing K" needs
+the current orientation to know where K is); the cuts need every pair of chords intersected
+exactly, inside or outside the square, and coincident crossings noticed; the stack needs every
+cube of every column classified against its neighbours, with nothing counted twice.
 
 Difficulty ``d`` (``config_at(d)``), open-ended:
 
@@ -68,7 +70,7 @@ STEPS: dict[str, tuple[int, int]] = {
 
 @dataclass(frozen=True)
 class SpatialConfig:
-    """Difficulty parameters of both subtasks."""
+    """Difficulty parameters of the three subtasks."""
 
     moves: int  # cube moves after folding
     move_kinds: tuple[str, ...]  # "roll", "turn", "toward"
