@@ -175,6 +175,7 @@ def test_ground_truth_rederived(difficulty: int) -> None:
     for index in SEEDS:
         q = make(index, difficulty=difficulty)
         assert solve(q.prompt) == q.ground_truth, (difficulty, index, q.subtask)
+        assert f"<solution>{q.ground_truth}</solution>" not in q.prompt  # the format example
 
 
 def test_every_subtask_appears_and_cube_moves_use_every_kind() -> None:

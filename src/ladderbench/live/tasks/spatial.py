@@ -248,7 +248,8 @@ def _cube_question(rng: random.Random, cfg: SpatialConfig) -> Question:
             toward_rule=TOWARD_RULE if "toward" in kinds else "",
             lines="\n".join(lines),
         )
-    example = ", ".join(LETTERS[-len(asked) :])
+    unused = [letter for letter in LETTERS if letter not in names]  # an example, never the answer
+    example = ", ".join(unused[-len(asked) :])
     prompt = CUBE_PROMPT.format(
         picture=_net_picture(letters),
         base=letters[base],
@@ -335,7 +336,7 @@ square:
 
 The pieces never move, so every cut goes through everything in its way. How many pieces of \
 paper are there after all {n} cuts? Give the number inside <solution></solution> tags, for \
-example <solution>7</solution>."""
+example <solution>{example}</solution>."""
 
 
 def _cuts_question(rng: random.Random, cfg: SpatialConfig) -> Question:
@@ -350,7 +351,8 @@ def _cuts_question(rng: random.Random, cfg: SpatialConfig) -> Question:
         lines_seen.add(_line_key(chord))
         chords.append(chord)
     lines = "\n".join(f"{i}. from {p} to {q}" for i, (p, q) in enumerate(chords, 1))
-    prompt = CUTS_PROMPT.format(s=cfg.side, n=len(chords), lines=lines)
+    # The example is the number of cuts: never the answer, which is at least one more.
+    prompt = CUTS_PROMPT.format(s=cfg.side, n=len(chords), lines=lines, example=len(chords))
     return Question(
         prompt=prompt,
         ground_truth=str(count_pieces(chords)),
@@ -390,7 +392,7 @@ columns touch face to face.
 
 The whole outside of the solid is then painted: every face of a unit cube that does not touch \
 the table or another cube. How many unit cubes have exactly {j} painted face{plural}? Give the \
-number inside <solution></solution> tags, for example <solution>7</solution>."""
+number inside <solution></solution> tags, for example <solution>{example}</solution>."""
 
 
 def _stack_question(rng: random.Random, cfg: SpatialConfig) -> Question:
@@ -405,6 +407,7 @@ def _stack_question(rng: random.Random, cfg: SpatialConfig) -> Question:
         grid="\n".join(" ".join(str(h) for h in row) for row in heights),
         j=j,
         plural="" if j == 1 else "s",
+        example=0,  # never the answer: j is a count some cube has
     )
     return Question(
         prompt=prompt,
