@@ -7,10 +7,9 @@ unboundedly many, and every expression in them is computed exactly (polynomials 
 coefficients):
 
 * ``sum_induction``: for a random integer polynomial p, the claim p(1) + ⋯ + p(n) = S(n) with
-  S computed exactly, proved by induction: the base case (and checks at n = 2, 3), the
-  binomial expansions of
-  (k + 1)^j, p(k + 1), and both sides of L·S(k) + L·p(k + 1) = L·S(k + 1). The binomial
-  expansions are routine: they are masked only once the other steps are.
+  S = N/L computed exactly, proved by induction: the base case (and checks at n = 2, 3), the
+  binomial expansion of every term c·(k + 1)^j of p(k + 1) and of N(k + 1), p(k + 1),
+  L·p(k + 1), and both sides of L·S(k) + L·p(k + 1) = L·S(k + 1).
 * ``product_expansion``: the expansion of a product of linear factors (a x − r), proved by
   multiplying the factors in one at a time, with checks at x = 0, 1, −1, 2 and −2.
 
@@ -30,7 +29,7 @@ many factors), and the list offers several near misses for the same step.
 Difficulty ``d`` (``config_at(d)``), open-ended: the polynomial p has degree ``1 + d // 2``
 (more binomial steps, larger fractions); the product has ``3 + d // 2`` factors, with leading
 coefficients up to ``1 + d // 3``; up to ``3 + d`` masks (no more than the proof has steps of
-distinct value: about ``5 + d // 2`` at large d) and ``2 + d`` distractors.
+distinct value: about ``6 + d // 2`` for a product at large d) and ``2 + d`` distractors.
 
 Scoring as LiveBench (``proof_rearrangement_process_results`` with edit distance): the numbers
 the answer lists, read in order ("<mask_2>" labels dropped), against the true list:
@@ -188,7 +187,6 @@ class Step:
     value: Poly = ()
     var: str = ""
     maskable: bool = True  # False where the claim itself shows the value
-    routine: bool = False  # a textbook expansion, masked only when the others run out
 
 
 @dataclass(frozen=True)
@@ -234,16 +232,7 @@ def sum_induction(rng: random.Random, cfg: ProofFillConfig) -> Proof:
             "p(k + 1) to both sides, it remains to show that S(k) + p(k + 1) = S(k + 1)."
         ),
     ]
-    for j in range(2, cfg.degree + 2):
-        steps.append(
-            Step(
-                "Expand the power of k + 1 by the binomial theorem",
-                f"(k + 1){_sup(j)}",
-                power(k_plus_1, j),
-                "k",
-                routine=True,
-            )
-        )
+    steps += _term_expansions(p, "p(k + 1)")
     p_next = compose(p, k_plus_1)
     s_next = compose(s, k_plus_1)
     if add(s, p_next) != s_next:  # pragma: no cover - summation is exact
@@ -251,6 +240,7 @@ def sum_induction(rng: random.Random, cfg: ProofFillConfig) -> Proof:
     steps += [
         Step("So the new term is", "p(k + 1)", p_next, "k"),
         Step(f"Multiplied by {big_l}, it reads", f"{big_l}·p(k + 1)", scale(p_next, big_l), "k"),
+        *_term_expansions(scale(s, big_l), f"{big_l}·S(k + 1)"),
         Step(
             f"Adding {big_l}·S(k) gives the left side times {big_l}, and substituting k + 1 "
             f"for n in S gives the right side times {big_l}; both expand to the same polynomial",
@@ -269,6 +259,24 @@ def sum_induction(rng: random.Random, cfg: ProofFillConfig) -> Proof:
         (f"p(i) = {p_text}", f"S(n) = {s_text}"),
         tuple(steps),
     )
+
+
+def _term_expansions(a: Poly, whole: str) -> list[Step]:
+    """One step per term c·(k + 1)^j of a(k + 1) with j >= 2: its binomial expansion."""
+    steps = []
+    for j in range(2, len(a)):
+        c = int(a[j])
+        if c:
+            head = {1: "", -1: "−"}.get(c, _signed(c))
+            steps.append(
+                Step(
+                    f"Expand the degree-{j} term of {whole} by the binomial theorem",
+                    f"{head}(k + 1){_sup(j)}",
+                    scale(power(poly([1, 1]), j), c),
+                    "k",
+                )
+            )
+    return steps
 
 
 def _sup(j: int) -> str:
@@ -373,10 +381,9 @@ def _near_miss(rng: random.Random, value: Poly) -> Poly:
 
 
 def _masked_steps(rng: random.Random, proof: Proof, wanted: int) -> list[int]:
-    """Indices of steps to mask, in proof order: values pairwise different, routine steps last."""
+    """Indices of steps to mask, in proof order: values pairwise different."""
     order = [i for i, step in enumerate(proof.steps) if step.lhs and step.maskable]
     rng.shuffle(order)
-    order.sort(key=lambda i: proof.steps[i].routine)
     chosen: list[int] = []
     seen: set[tuple[str, Poly]] = set()
     for i in order:
