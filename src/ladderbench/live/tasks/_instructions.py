@@ -8,7 +8,9 @@ concerns several kinds at once stays apart: ``CONFLICTS`` lists the pairs never 
 (pairs that contradict each other, such as JSON and sections, and pairs whose combined reading
 would be unclear: does a title line count as a paragraph?), and ``compose`` writes a response
 that follows any compatible set at once (the reference answer, and the feasibility test for a
-drawn set).
+drawn set). ``V1_KINDS`` are the kinds of version 1 (difficulty 0); ``REPEATABLE`` kinds may come
+several times in one question; a drawer that cannot meet what was drawn before it (a forbidden
+letter in every option) raises ValueError, and the task redraws the set.
 
 Checkers read the response as written, permissively where a reasonable writer could differ
 (markdown emphasis, curly quotes, a code fence around JSON, CRLF line ends, trailing blank

@@ -1,21 +1,34 @@
-"""Instruction following: rework a passage while obeying one to three verifiable instructions.
+"""Instruction following: rework a passage while obeying several verifiable instructions.
 
-Each question takes a passage (the corpus, or ``--sources``) and asks for a paraphrase, a
-simplification, a summary or a short story inspired by it, under IFEval-style instructions
-drawn from eighteen kinds (repeat the request, two responses, a postscript, a fixed verdict
-phrase, JSON, sections, list items, a title, required and forbidden words, paragraph count and
-first word, sentence and word limits, an end phrase, quotation marks, lowercase, no commas);
-see ``_instructions``. Instructions are drawn so that they never contradict each other, and a
-set is kept only when a response meeting all of them exists (``compose`` builds one).
+Each question takes a passage (fetched ``--sources`` text newest first, never served twice; the
+packaged corpus only as the fallback) and asks for a paraphrase, a simplification, a summary or a
+short story inspired by it, under IFEval-style instructions (see ``_instructions``). Instructions
+are drawn so that they never contradict each other, and a set is kept only when a response
+meeting all of them exists (``compose`` builds one).
 
-Why it is hard: the instructions fight the task (summarise in at most 30 words without the
-passage's key noun, tell a story in exactly four paragraphs whose third starts with "Yet"),
-and a model must track several formal constraints while writing freely.
+Difficulty 0 (version 1): one to three instructions of eighteen kinds (repeat the request, two
+responses, a postscript, a fixed verdict phrase, JSON, sections, list items, a title, required and
+forbidden words, paragraph count and first word, sentence and word limits, an end phrase,
+quotation marks, lowercase, no commas).
+
+What each step of ``difficulty`` adds (``difficulty_config``): one more instruction (3 + d in
+all), drawn from every kind, with four kinds that interact: a common letter the whole reply must
+avoid (always present from d=1; every keyword, phrase and first word drawn with it avoids it),
+words required in a given order (often chained: a before b, b before c) or an exact number of
+times, and from d=2 exact word counts for min(3, d // 2) paragraphs of a reply of four to six
+paragraphs. Limits on the whole reply are then lower limits only (a ceiling would clash with the
+exact counts).
+
+Why it is hard: the instructions fight the task and each other (paraphrase without the letter
+'u', in six paragraphs whose first, third and fifth hold exactly 14, 17 and 18 words, mention
+'anchor' before 'harbor' and 'cobblestone' exactly three times), and every count is checked
+exactly.
 
 Scoring needs only the record: the instructions and their parameters are its ``instructions``
 field. The reply is checked as written (a closed <think> block is dropped and a reply wholly
 wrapped in <solution> tags is unwrapped); the score is (all instructions followed + fraction
-followed) / 2, so one broken instruction out of three scores 1/3.
+followed) / 2, as LiveBench scores its IFEval-style questions, so one broken instruction out of
+three scores 1/3.
 """
 
 from __future__ import annotations

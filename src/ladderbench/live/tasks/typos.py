@@ -1,19 +1,34 @@
-"""Typos: return a passage with its injected typos corrected and nothing else changed.
+"""Typos: return a passage with its injected errors corrected and nothing else changed.
 
-A passage (from the project's corpus, or ``--sources``) gets 4 to 10 realistic typos, each in a
-different lower-case word: two adjacent letters swapped, a letter dropped, a letter doubled, a
-letter replaced by a neighbouring key on a QWERTY keyboard, or a classic misspelling from a
-built-in list ("recieve", "definately"). A typo is never itself a real word, so each has one
-correction: an edit must contain a letter pair that no word of the corpus or the passage contains
-("drivng", never "diving"), must not be in a built-in list of common and easily confused words or
-in the corpus or passage, and must not follow the rules that turn "colour" into "color" or
-"metres" into "meters".
+Material: the passage (or passages) a question is made from, drawn newest first from fetched
+``--sources`` text and never served twice (the packaged corpus is only the fallback; see
+``_corpus``). Every public answer is a passage, so a passage once used is spent.
 
-Why it is hard: the model must find every typo (the prompt says how many) and reproduce the rest
-of the passage exactly, resisting the urge to rephrase, modernise spelling or fix punctuation.
+Difficulty 0 (version 1): one passage with 4 to 10 realistic typos, each in a different
+lower-case word: two adjacent letters swapped, a letter dropped, a letter doubled, a letter
+replaced by a neighbouring key on a QWERTY keyboard, or a classic misspelling from a built-in list
+("recieve", "definately"). A typo is never itself a real word, so each has one correction: an
+edit must contain a letter pair that no word of the corpus or the passage contains ("drivng",
+never "diving"), must not be in a built-in list of common and easily confused words or in the
+corpus or passage, and must not follow the rules that turn "colour" into "color" or "metres" into
+"meters".
 
-Scoring: 1 when the original passage appears in the answer (the <solution> content, or the whole
-reply when it has no answer tags), after normalising whitespace and typographic quotes; else 0.
+What each step of ``difficulty`` adds (``difficulty_level``): one more misspelling (4 + d in all,
+(d + 1) // 2 of them swaps inside words of 9+ letters, and each now the only real word one edit
+away from its correction); every second step one more passage joined into the text (d=2: two,
+d=12: seven, about 700 words to reproduce exactly); and errors a spelling checker does not flag,
+growing with d: a sentence starting in lower case, a full stop missing before a capitalised
+sentence opener, a word written twice ("the the"), "a" and "an" swapped. Passages carrying such a
+mark of their own are not used (``clean``), so every mark in a question is one of its errors and
+the corrected text is unique; the prompt names the kinds and the total count.
+
+Why it is hard: the model must find every error (the prompt says how many) and reproduce the rest
+of a long text exactly, resisting the urge to rephrase, modernise spelling or fix punctuation;
+real-word errors are invisible to a skim and easy to "autocorrect" past.
+
+Scoring: 1 when the original text appears in the answer (the <solution> content, or the whole
+reply when it has no answer tags), after normalising whitespace and typographic quotes; else 0
+(as LiveBench scores typos).
 """
 
 from __future__ import annotations
@@ -21,6 +36,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -557,9 +573,8 @@ class _Planner:
         self.edits: list[_Edit] = []
 
     def free(self, *indices: int) -> bool:
-        return all(i - 1 not in self.claimed and i not in self.claimed for i in indices) and all(
-            i + 1 not in self.claimed for i in indices
-        )
+        """Whether no claimed token is at or next to any of ``indices``."""
+        return not any(j in self.claimed for i in indices for j in (i - 1, i, i + 1))
 
     def gap(self, i: int) -> str:
         """The text between token ``i`` and the next one."""
@@ -570,8 +585,10 @@ class _Planner:
         self.claimed.update(indices)
         self.edits.append(_Edit(start, end, new, kind))
 
-    def place(self, count: int, candidates: list[int], make, rng: random.Random) -> None:
-        """``count`` edits from ``make(i)`` (None: not here) at shuffled candidate tokens."""
+    def place(
+        self, count: int, candidates: list[int], make: Callable[[int], bool], rng: random.Random
+    ) -> None:
+        """``count`` edits from ``make(i)`` (False: none at token i) at shuffled candidates."""
         rng.shuffle(candidates)
         placed = 0
         for i in candidates:
