@@ -450,3 +450,11 @@ def test_newest_sources_first() -> None:
     )
     for i in range(8):
         assert "The new" in make(i, sources=sources).prompt
+
+
+def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
+    """No set order or ``hash()`` leaks into the harder levels either."""
+    for d in (3, 8):
+        here = checks.level_digest("instruction_following", d)
+        assert checks.level_digest_under("0", "instruction_following", d) == here
+        assert checks.level_digest_under("4242", "instruction_following", d) == here

@@ -388,3 +388,11 @@ def test_newest_source_file_first() -> None:
     for i in range(8):
         q = make_question(TASK, i, sources=sources, difficulty=i % 3)
         assert all(m in corpus_texts()[20:40] for m in q.material), i
+
+
+def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
+    """No set order or ``hash()`` leaks into the harder levels either."""
+    for d in (3, 8):
+        here = checks.level_digest("typos", d)
+        assert checks.level_digest_under("0", "typos", d) == here
+        assert checks.level_digest_under("4242", "typos", d) == here
