@@ -12,14 +12,20 @@ from task_checks import INDICES, RELEASE, make_question, record
 from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
 from ladderbench.live.tasks._corpus import default_corpus
-from ladderbench.live.tasks._instructions import CONFLICTS, KINDS, compose
-from ladderbench.live.tasks.instruction_following import SUBTASKS, InstructionFollowing
+from ladderbench.live.tasks._instructions import CONFLICTS, KINDS, V1_KINDS, check, compose
+from ladderbench.live.tasks.instruction_following import (
+    SUBTASKS,
+    InstructionFollowing,
+    difficulty_config,
+)
 
 TASK = InstructionFollowing()
 
 
-def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return make_question(TASK, index, release, sources)
+def make(
+    index: int, release: str = RELEASE, sources: Sources | None = None, difficulty: int = 0
+) -> Question:
+    return make_question(TASK, index, release, sources, difficulty)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -35,7 +41,7 @@ def _quoted(text: str) -> list[str]:
 
 def parse_instruction(line: str) -> dict:
     """One numbered prompt line back into its instruction, written independently of the module."""
-    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
     patterns = [
         (r"First repeat the request on the first line", lambda m: {"kind": "repeat_prompt"}),
         (r"Give two different responses\.", lambda m: {"kind": "two_responses"}),
@@ -104,6 +110,27 @@ def parse_instruction(line: str) -> dict:
         (r"Wrap your entire response in double quotation marks", lambda m: {"kind": "quotation"}),
         (r"entire response in lowercase letters", lambda m: {"kind": "lowercase"}),
         (r"Do not use any commas", lambda m: {"kind": "no_comma"}),
+        (
+            r"the (\w+) paragraph must contain exactly (\d+) words\.$",
+            lambda m: {
+                "kind": "paragraph_word_count",
+                "n": ordinals.index(m.group(1)) + 1,
+                "count": int(m.group(2)),
+            },
+        ),
+        (
+            r"^Use both words '(\w+)' and '(\w+)', and use '\1' for the first time before you "
+            r"use '\2' for the first time\.$",
+            lambda m: {"kind": "word_order", "first": m.group(1), "then": m.group(2)},
+        ),
+        (
+            r"^Use the word '(\w+)' exactly (\d+) times, in exactly this form",
+            lambda m: {"kind": "word_frequency", "word": m.group(1), "count": int(m.group(2))},
+        ),
+        (
+            r"^Do not use the letter '([a-z])' anywhere in your response",
+            lambda m: {"kind": "forbidden_letter", "letter": m.group(1)},
+        ),
     ]
     found = [build(m) for pattern, build in patterns if (m := re.search(pattern, line))]
     assert len(found) == 1, line
@@ -172,8 +199,16 @@ def test_drawn_instructions_are_compatible() -> None:
 
 
 def test_every_kind_is_drawn() -> None:
+    """Difficulty 0 draws the version 1 kinds only; the harder levels draw every kind."""
     kinds = {p["kind"] for i in range(300) for p in make(i).fields["instructions"]}
-    assert kinds == set(KINDS)
+    assert kinds == set(V1_KINDS)
+    harder = {
+        p["kind"]
+        for d in (1, 4)
+        for i in range(40)
+        for p in make(i, difficulty=d).fields["instructions"]
+    }
+    assert harder == set(KINDS) - {"json_format"}  # JSON clashes with the forbidden letter
 
 
 # ------------------------------------------------------------ scoring
@@ -280,3 +315,146 @@ def test_shipped_ladder_states_its_instructions() -> None:
         context = rung.context
         assert read_prompt(context["question"])[2] == context["instructions"]
         assert json.loads(context["ground_truth"]) == context["instructions"]
+
+
+# ------------------------------------------------------------ difficulty 1 and up
+
+LEVELS = (*range(1, 9), 12, 20)
+
+
+def harder(d: int) -> list[Question]:
+    return [make(i, difficulty=d) for i in range(6 if d <= 12 else 3)]
+
+
+@pytest.mark.parametrize("d", LEVELS)
+def test_harder_levels_rederived_from_prompt(d: int) -> None:
+    """The instructions read back from the prompt are the record's; the reference meets them;
+    the instructions required at this level are there, and no text an instruction requires
+    holds the forbidden letter (else no reply could follow both)."""
+    for q in harder(d):
+        _, passage, instructions = read_prompt(q.prompt)
+        assert instructions == q.fields["instructions"] == json.loads(q.ground_truth)
+        assert passage in default_corpus() and q.material == (passage,)
+        assert len(instructions) == 3 + d
+        kinds = [p["kind"] for p in instructions]
+        assert kinds.count("forbidden_letter") == 1
+        assert kinds.count("paragraph_word_count") == min(3, d // 2)
+        assert all(frozenset((a, b)) not in CONFLICTS for a in kinds for b in kinds)
+        letter = next(p["letter"] for p in instructions if p["kind"] == "forbidden_letter")
+        for p in instructions:
+            required = [p.get("phrase"), p.get("word"), p.get("first"), p.get("then")]
+            required += p.get("words", []) if p["kind"] == "keywords" else []
+            if p["kind"] == "constrained_response":
+                required += p["options"]
+            assert all(letter not in t.casefold() for t in required if t), (letter, p)
+        ordered = [p for p in instructions if p["kind"] == "word_order"]
+        seconds = [p["then"] for p in ordered]
+        assert len(set(seconds)) == len(seconds)  # chains never loop: each second word is new
+        exact = [p["n"] for p in instructions if p["kind"] == "paragraph_word_count"]
+        assert len(set(exact)) == len(exact)
+        count = next((p["count"] for p in instructions if p["kind"] == "paragraph_count"), None)
+        assert all(n <= count for n in exact) if exact else True
+        reply = TASK.reference(record(q))
+        assert TASK.score(record(q), reply).score == 1.0
+        assert letter not in reply.casefold()
+
+
+def _words(paragraph: str) -> int:
+    return len(re.findall(r"[A-Za-z]+", paragraph))
+
+
+def test_exact_paragraph_counts_are_checked_independently() -> None:
+    """The reference's paragraphs have the stated word counts, counted here by hand."""
+    for q in harder(8):
+        reply = TASK.reference(record(q))
+        blocks = [b for b in re.split(r"\n\s*\n", reply) if b.strip()]
+        for p in q.fields["instructions"]:
+            if p["kind"] == "paragraph_word_count":
+                assert _words(blocks[p["n"] - 1]) == p["count"]
+            if p["kind"] == "paragraph_count":
+                assert len(blocks) == p["count"]
+            if p["kind"] == "word_frequency":
+                found = re.findall(rf"\b{p['word']}\b", reply, flags=re.I)
+                assert len(found) == p["count"]
+            if p["kind"] == "word_order":
+                low = reply.casefold()
+                assert -1 < low.find(p["first"]) < low.find(p["then"])
+
+
+def test_difficulty_grows() -> None:
+    """More instructions at every step, and more exact paragraph counts every second step."""
+    sizes = [len(difficulty_config(d).required) for d in range(13)]
+    counts = [difficulty_config(d).instruction_counts for d in range(13)]
+    assert counts[0] == (1, 2, 3) and [c[0] for c in counts[1:]] == list(range(4, 16))
+    assert sizes == sorted(sizes) and sizes[1] == 1 and sizes[6] == 5
+    assert difficulty_config(0).kinds == V1_KINDS
+    with pytest.raises(ValueError):
+        difficulty_config(-1)
+
+
+def test_partial_credit_at_a_harder_level() -> None:
+    """Breaking one of k instructions scores (0 + (k-1)/k) / 2, as LiveBench scores IFEval."""
+    tried = 0
+    for q in harder(4):
+        rec = record(q)
+        letter = next(p["letter"] for p in rec["instructions"] if p["kind"] == "forbidden_letter")
+        reply = TASK.reference(rec)
+        broken = reply.replace(".", f" {letter}.", 1)  # one word more, holding the letter
+        results = [check(p, broken) for p in rec["instructions"]]
+        k = len(results)
+        assert TASK.score(rec, broken).score == pytest.approx((all(results) + sum(results) / k) / 2)
+        assert not all(results)
+        tried += 1
+    assert tried == 6
+
+
+def test_new_kinds_break_on_near_misses() -> None:
+    exact = {"kind": "paragraph_word_count", "n": 2, "count": 5}
+    assert check(exact, "One two.\n\nOne two three four five.")
+    assert not check(exact, "One two.\n\nOne two three four five six.")
+    assert not check(exact, "One two three four five.")  # no second paragraph
+    order = {"kind": "word_order", "first": "kettle", "then": "meadow"}
+    assert check(order, "A kettle sat in the meadow by another kettle.")
+    assert not check(order, "The meadow held a kettle.")
+    assert not check(order, "Only a kettle here.")
+    frequency = {"kind": "word_frequency", "word": "pebble", "count": 2}
+    assert check(frequency, "A pebble, another Pebble, and pebbles.")  # plurals do not count
+    assert not check(frequency, "A pebble and pebble and pebble.")
+    letter = {"kind": "forbidden_letter", "letter": "u"}
+    assert check(letter, "A calm sea at dawn.")
+    assert not check(letter, "Under a calm sea.")
+
+
+def test_fresh_passages_only_and_a_clear_error_when_none_is_left() -> None:
+    from ladderbench.errors import UserError
+
+    first = make(0)
+    used = Sources.empty().using(first.material)
+    again = [make(i, sources=used) for i in range(12)]
+    assert all(q.material != first.material for q in again)
+    everything = Sources.empty().using(default_corpus())
+    with pytest.raises(UserError, match="ladderbench live fetch"):
+        make(0, sources=everything)
+
+
+def test_newest_sources_first() -> None:
+    paragraph = (
+        "The {0} climbed the hill past the shuttered bakeries while snow gathered on the rails "
+        "and a conductor in a heavy coat called out each stop to passengers who were half asleep "
+        "and clutching their tickets in gloved hands as the city woke slowly below them."
+    )
+    old = "\n\n".join(paragraph.format(f"old{i}") for i in range(20))
+    new = "\n\n".join(paragraph.format(f"new{i}") for i in range(20))
+    sources = Sources(
+        texts={"a.txt": old, "b.txt": new}, dates={"a.txt": "2026-01-01", "b.txt": "2026-11-30"}
+    )
+    for i in range(8):
+        assert "The new" in make(i, sources=sources).prompt
+
+
+def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
+    """No set order or ``hash()`` leaks into the harder levels either."""
+    for d in (3, 8):
+        here = checks.level_digest("instruction_following", d)
+        assert checks.level_digest_under("0", "instruction_following", d) == here
+        assert checks.level_digest_under("4242", "instruction_following", d) == here

@@ -245,6 +245,54 @@ CASES: list[tuple[dict, list[str], list[str]]] = [
         ["No commas here.", "Semicolons; colons: fine."],
         ["One, two.", "Full-width comma，here."],
     ),
+    (
+        {"kind": "paragraph_word_count", "n": 2, "count": 6},
+        [
+            "A title line.\n\nThe baker opens her shop early.",
+            "First part.\n\nThe baker opens her shop, early.\n\nThird part.",
+            "One.\n\nthe baker doesn't open it.",  # 5 or 6 words: either reading passes
+        ],
+        [
+            "The baker opens her shop early.",
+            "One.\n\nThe baker opens her small shop early.",
+            "One.\n\nThe baker opens early.",
+        ],
+    ),
+    (
+        {"kind": "word_order", "first": "lantern", "then": "harbor"},
+        [
+            "A lantern glowed over the harbor.",
+            "Lanterns lit the way; later the harbor and another lantern.",
+        ],
+        [
+            "The harbor had a lantern.",
+            "A lantern and nothing else.",
+            "The harbor alone.",
+        ],
+    ),
+    (
+        {"kind": "word_frequency", "word": "pebble", "count": 2},
+        [
+            "A pebble and a Pebble.",
+            "One pebble, two pebbles, another pebble.",  # the plural does not count
+        ],
+        [
+            "A pebble.",
+            "A pebble, a pebble, a pebble.",
+            "Pebbles and pebbles.",
+        ],
+    ),
+    (
+        {"kind": "forbidden_letter", "letter": "u"},
+        [
+            "A calm sea at dawn.",
+            "The tide rises and the sea is still.",
+        ],
+        [
+            "Under a calm sea.",
+            "A calm sea at dawn, UNTIL night.",
+        ],
+    ),
 ]
 
 
@@ -348,14 +396,16 @@ def test_every_compatible_pair_composes() -> None:
             continue
         for _ in range(3):
             drawn: dict = {}
-            for kind in KINDS:
-                if kind in (a, b):
-                    drawn[kind] = draw_params(kind, rng, CTX, drawn)
-            instructions = list(drawn.values())
             try:
+                for kind in KINDS:
+                    if kind in (a, b):
+                        drawn[kind] = draw_params(kind, rng, CTX, drawn)
+                instructions = list(drawn.values())
                 text = compose(instructions)
             except ValueError:
-                continue  # tight limits with a big structure: the task redraws these
+                # Tight limits with a big structure, or a forbidden letter that the request or
+                # every option holds: the task redraws these.
+                continue
             assert all(check(p, text) for p in instructions), (instructions, text)
             for p in instructions:
                 assert "\n" not in describe(p)

@@ -8,7 +8,9 @@ concerns several kinds at once stays apart: ``CONFLICTS`` lists the pairs never 
 (pairs that contradict each other, such as JSON and sections, and pairs whose combined reading
 would be unclear: does a title line count as a paragraph?), and ``compose`` writes a response
 that follows any compatible set at once (the reference answer, and the feasibility test for a
-drawn set).
+drawn set). ``V1_KINDS`` are the kinds of version 1 (difficulty 0); ``REPEATABLE`` kinds may come
+several times in one question; a drawer that cannot meet what was drawn before it (a forbidden
+letter in every option) raises ValueError, and the task redraws the set.
 
 Checkers read the response as written, permissively where a reasonable writer could differ
 (markdown emphasis, curly quotes, a code fence around JSON, CRLF line ends, trailing blank
@@ -25,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ladderbench.grading.extract import normalise_text
@@ -91,6 +94,23 @@ _CLAUSES: tuple[str, ...] = (
 _TITLE = "A Short Retelling"
 _POSTSCRIPT_TEXT = "Thank you for reading."
 _KEYWORD_LEAD = "This reply also mentions"
+# What compose writes instead when a letter is forbidden: only the letters a d e h i l n o r s t.
+_PLAIN_CLAUSES: tuple[str, ...] = (
+    "the tide rises",
+    "the sea is still",
+    "a heron stands on the sand",
+    "the deer rest",
+    "the old land rests",
+    "the stones are red",
+    "the island is near",
+    "the hills are silent",
+    "the stars shine",
+    "a lone sailor listens",
+)
+_PLAIN_TITLE = "The Silent Island"
+_PLAIN_POSTSCRIPT_TEXT = "That is all."
+_PLAIN_KEYWORD_LEAD = "This note lists"
+_PLAIN_TEXTS = (*_PLAIN_CLAUSES, _PLAIN_TITLE, _PLAIN_POSTSCRIPT_TEXT, _PLAIN_KEYWORD_LEAD, "and")
 
 
 # ---------------------------------------------------------------- text helpers
@@ -224,20 +244,31 @@ class DrawContext:
     passage: str
     word_limits: tuple[tuple[str, int, int], ...]
     sentence_limits: tuple[tuple[str, int, int], ...]
+    level: int = 0  # the task's difficulty: from 1 on, room for exact paragraph word counts
 
     def forbidden_candidates(self) -> tuple[str, ...]:
         """Content words of the passage (5+ letters) that no other instruction needs."""
-        taken = RESERVED_WORDS | STOP | set(words_of(self.request))
-        return tuple(sorted({w for w in words_of(self.passage) if len(w) >= 5} - taken))
+        return _forbidden_candidates(self.request, self.passage)
 
     def keyword_candidates(self) -> tuple[str, ...]:
         """Keywords the passage does not already use (in any form)."""
-        used = words_of(self.passage)
-        return tuple(k for k in KEYWORD_CHOICES if not any(w.startswith(k) for w in used))
+        return _keyword_candidates(self.passage)
 
     def available(self, kind: str) -> bool:
         """Whether this passage and subtask allow ``kind`` (forbidden words need candidates...)."""
         return _kind(kind).available(self)
+
+
+@lru_cache(maxsize=64)
+def _forbidden_candidates(request: str, passage: str) -> tuple[str, ...]:
+    taken = RESERVED_WORDS | STOP | set(words_of(request))
+    return tuple(sorted({w for w in words_of(passage) if len(w) >= 5} - taken))
+
+
+@lru_cache(maxsize=64)
+def _keyword_candidates(passage: str) -> tuple[str, ...]:
+    used = words_of(passage)
+    return tuple(k for k in KEYWORD_CHOICES if not any(w.startswith(k) for w in used))
 
 
 STOP = frozenset(
@@ -289,6 +320,18 @@ Params = dict[str, Any]
 Drawn = dict[str, Instruction]  # the instructions already drawn, by kind
 
 
+def _avoiding(drawn: Drawn, texts: Sequence[Any]) -> Sequence[Any]:
+    """``texts`` (strings, or tuples of strings) without those holding a drawn forbidden letter;
+    all of them, unchanged, when no letter is forbidden. ValueError when none is left."""
+    letter = drawn.get("forbidden_letter", {}).get("letter")
+    if letter is None:
+        return texts
+    found = [t for t in texts if letter not in json.dumps(t).casefold()]
+    if not found:
+        raise ValueError(f"every choice uses the forbidden letter {letter!r}")
+    return found
+
+
 def _no_params(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
     return {}
 
@@ -336,7 +379,7 @@ REPEAT_PROMPT = Kind(
         "only that line, not the passage or these instructions)."
     ),
     check=_check_repeat_prompt,
-    draw=lambda rng, ctx, drawn: {"request": ctx.request},
+    draw=lambda rng, ctx, drawn: {"request": _avoiding(drawn, [ctx.request])[0]},
 )
 
 
@@ -375,7 +418,7 @@ POSTSCRIPT = Kind(
     "postscript",
     describe=lambda p: f"At the end of your response, add a postscript starting with {p['marker']}",
     check=_check_postscript,
-    draw=lambda rng, ctx, drawn: {"marker": rng.choice(POSTSCRIPT_MARKERS)},
+    draw=lambda rng, ctx, drawn: {"marker": rng.choice(_avoiding(drawn, POSTSCRIPT_MARKERS))},
 )
 
 
@@ -390,7 +433,8 @@ def _check_constrained(text: str, p: Instruction) -> bool:
 
 
 def _draw_constrained(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
-    question, options = rng.choice(CONSTRAINED_OPTIONS)
+    usable = _avoiding(drawn, [options for _, options in CONSTRAINED_OPTIONS])
+    question, options = rng.choice([c for c in CONSTRAINED_OPTIONS if c[1] in usable])
     return {"question": question, "options": list(options)}
 
 
@@ -440,7 +484,7 @@ MULTIPLE_SECTIONS = Kind(
     check=lambda text, p: len(_SECTION.findall(_flat(text))) == p["count"],
     draw=lambda rng, ctx, drawn: {
         "count": rng.randint(2, 5),
-        "marker": rng.choice(SECTION_MARKERS),
+        "marker": rng.choice(_avoiding(drawn, SECTION_MARKERS)),
     },
 )
 
@@ -501,7 +545,7 @@ def _check_keywords(text: str, p: Instruction) -> bool:
 
 
 def _draw_keywords(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
-    pool = ctx.keyword_candidates()
+    pool = _avoiding(drawn, ctx.keyword_candidates())
     return {"words": rng.sample(pool, min(len(pool), rng.randint(1, 3)))}
 
 
@@ -541,10 +585,10 @@ PARAGRAPH_COUNT = Kind(
         "other by a blank line."
     ),
     check=lambda text, p: len(paragraphs(text)) == p["count"],
-    draw=lambda rng, ctx, drawn: {"count": rng.randint(2, 5)},
+    draw=lambda rng, ctx, drawn: {"count": rng.randint(4, 6) if ctx.level else rng.randint(2, 5)},
 )
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 def _check_first_word(text: str, p: Instruction) -> bool:
@@ -557,7 +601,7 @@ def _check_first_word(text: str, p: Instruction) -> bool:
 
 def _draw_first_word(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
     most = drawn["paragraph_count"]["count"] if "paragraph_count" in drawn else 3
-    return {"n": rng.randint(1, most), "word": rng.choice(FIRST_WORDS)}
+    return {"n": rng.randint(1, most), "word": rng.choice(_avoiding(drawn, FIRST_WORDS))}
 
 
 PARAGRAPH_FIRST_WORD = Kind(
@@ -620,7 +664,7 @@ END_PHRASE = Kind(
         "should follow it."
     ),
     check=_check_end_phrase,
-    draw=lambda rng, ctx, drawn: {"phrase": rng.choice(END_PHRASES)},
+    draw=lambda rng, ctx, drawn: {"phrase": rng.choice(_avoiding(drawn, END_PHRASES))},
 )
 
 
@@ -648,8 +692,140 @@ NO_COMMA = Kind(
     check=lambda text, p: "," not in _flat(text),
 )
 
+# ---------------------------------------------------------------- kinds of difficulty 1 and up
+# These interact: exact word counts per paragraph, required words in a fixed order or a fixed
+# number of times, and a common letter the whole reply must avoid (drawn first: every text drawn
+# after it, a keyword, an end phrase, a first word, avoids the letter, or the set is redrawn).
+
+# Kinds a question may carry several times (with other parameters each time).
+REPEATABLE: frozenset[str] = frozenset({"paragraph_word_count", "word_order", "word_frequency"})
+
+
+def _instances(drawn: Drawn, kind: str) -> list[Instruction]:
+    return [p for p in drawn.values() if p.get("kind") == kind]
+
+
+def _required_words(drawn: Drawn) -> set[str]:
+    """Words earlier instructions already require (each keyword-like word serves one)."""
+    found: set[str] = set()
+    for p in drawn.values():
+        found.update(p.get("words", []) if p.get("kind") == "keywords" else [])
+        found.update(w for key in ("first", "then", "word") if isinstance(w := p.get(key), str))
+    return found
+
+
+def _unused_keywords(ctx: DrawContext, drawn: Drawn) -> list[str]:
+    taken = _required_words(drawn)
+    return [k for k in _avoiding(drawn, ctx.keyword_candidates()) if k not in taken]
+
+
+def _draw_paragraph_words(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    most = drawn["paragraph_count"]["count"] if "paragraph_count" in drawn else 3
+    taken = {p["n"] for p in _instances(drawn, "paragraph_word_count")}
+    free = [n for n in range(1, most + 1) if n not in taken]
+    if not free:
+        raise ValueError("every paragraph already has a word count")
+    return {"n": rng.choice(free), "count": rng.randint(12, 40)}
+
+
+def _check_paragraph_words(text: str, p: Instruction) -> bool:
+    found = paragraphs(text)
+    return len(found) >= p["n"] and p["count"] in word_counts(found[p["n"] - 1])
+
+
+PARAGRAPH_WORD_COUNT = Kind(
+    "paragraph_word_count",
+    describe=lambda p: (
+        f"Separate paragraphs with a blank line; the {_ORDINALS[p['n'] - 1]} paragraph must "
+        f"contain exactly {p['count']} words."
+    ),
+    check=_check_paragraph_words,
+    draw=_draw_paragraph_words,
+)
+
+
+def _draw_word_order(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    """A new pair, or (mostly) one that continues the last pair's chain: a before b, b before c."""
+    pool = _unused_keywords(ctx, drawn)
+    chain = _instances(drawn, "word_order")
+    if chain and rng.random() < 0.7:
+        first = chain[-1]["then"]
+    elif pool:
+        first = pool.pop(rng.randrange(len(pool)))
+    else:
+        raise ValueError("no unused keyword left")
+    if not pool:
+        raise ValueError("no unused keyword left")
+    return {"first": first, "then": rng.choice(pool)}
+
+
+def _first_use(word: str, reply: str) -> int | None:
+    found = _word_pattern(word, r"(?:s|es|'s)?").search(reply)
+    return found.start() if found else None
+
+
+def _check_word_order(text: str, p: Instruction) -> bool:
+    reply = normalise_text(_flat(text))
+    first, then = _first_use(p["first"], reply), _first_use(p["then"], reply)
+    return first is not None and then is not None and first < then
+
+
+WORD_ORDER = Kind(
+    "word_order",
+    describe=lambda p: (
+        f"Use both words '{p['first']}' and '{p['then']}', and use '{p['first']}' for the first "
+        f"time before you use '{p['then']}' for the first time."
+    ),
+    check=_check_word_order,
+    draw=_draw_word_order,
+    available=lambda ctx: bool(ctx.keyword_candidates()),
+)
+
+
+def _draw_word_frequency(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    pool = _unused_keywords(ctx, drawn)
+    if not pool:
+        raise ValueError("no unused keyword left")
+    return {"word": rng.choice(pool), "count": rng.randint(2, 4)}
+
+
+WORD_FREQUENCY = Kind(
+    "word_frequency",
+    describe=lambda p: (
+        f"Use the word '{p['word']}' exactly {p['count']} times, in exactly this form (its "
+        "plural or a longer word containing it does not count)."
+    ),
+    check=lambda text, p: (
+        len(_word_pattern(p["word"]).findall(normalise_text(_flat(text)))) == p["count"]
+    ),
+    draw=_draw_word_frequency,
+    available=lambda ctx: bool(ctx.keyword_candidates()),
+)
+
+
+# Letters common enough that avoiding them costs real effort, and that compose never needs.
+HARD_LETTERS = "bcfgkmpuvwy"
+
+
+def _draw_forbidden_letter(rng: random.Random, ctx: DrawContext, drawn: Drawn) -> Params:
+    return {"letter": rng.choice(HARD_LETTERS)}
+
+
+FORBIDDEN_LETTER = Kind(
+    "forbidden_letter",
+    describe=lambda p: (
+        f"Do not use the letter '{p['letter']}' anywhere in your response, neither lower nor "
+        "upper case."
+    ),
+    check=lambda text, p: (
+        len(p["letter"]) == 1 and p["letter"].casefold() not in _flat(text).casefold()
+    ),
+    draw=_draw_forbidden_letter,
+)
+
 # Every kind, in the order parameters are drawn (paragraph_count before paragraph_first_word).
 ALL_KINDS: tuple[Kind, ...] = (
+    FORBIDDEN_LETTER,  # first: the texts drawn after it avoid its letter
     REPEAT_PROMPT,
     TWO_RESPONSES,
     POSTSCRIPT,
@@ -668,7 +844,12 @@ ALL_KINDS: tuple[Kind, ...] = (
     QUOTATION,
     LOWERCASE,
     NO_COMMA,
+    PARAGRAPH_WORD_COUNT,
+    WORD_ORDER,
+    WORD_FREQUENCY,
 )
+# The kinds of version 1 (difficulty 0 draws only these, in this order).
+V1_KINDS: tuple[str, ...] = tuple(k.name for k in ALL_KINDS[1:19])
 KIND_BY_NAME: dict[str, Kind] = {k.name: k for k in ALL_KINDS}
 KINDS: tuple[str, ...] = tuple(KIND_BY_NAME)
 
@@ -708,7 +889,7 @@ def draw_params(kind: str, rng: random.Random, ctx: DrawContext, drawn: Drawn) -
 
 # Kinds whose meaning depends on what counts as a paragraph, and the kinds that add blocks whose
 # status as a paragraph a writer could read either way (a title line, a P.S., a list).
-_PARAGRAPH_KINDS = ("paragraph_count", "paragraph_first_word")
+_PARAGRAPH_KINDS = ("paragraph_count", "paragraph_first_word", "paragraph_word_count")
 _PARAGRAPH_BLURRERS = (
     "repeat_prompt",
     "two_responses",
@@ -735,6 +916,7 @@ _CONFLICT_LIST: tuple[tuple[str, str], ...] = (
     ("two_responses", "word_count"),
     ("two_responses", "end_phrase"),
     ("two_responses", "quotation"),
+    ("two_responses", "word_frequency"),
     # JSON: the whole reply is one object, so no text structure or counts of prose.
     *(
         ("json_format", k)
@@ -754,8 +936,11 @@ CONFLICTS: frozenset[frozenset[str]] = frozenset(frozenset(p) for p in _CONFLICT
 
 
 def compatible(kind: str, chosen: Iterable[str]) -> bool:
-    """Whether ``kind`` may join the already chosen kinds (each kind at most once)."""
-    return all(kind != c and frozenset((kind, c)) not in CONFLICTS for c in chosen)
+    """Whether ``kind`` may join the already chosen kinds (each kind at most once, but for the
+    ``REPEATABLE`` ones)."""
+    return all(
+        (kind != c or kind in REPEATABLE) and frozenset((kind, c)) not in CONFLICTS for c in chosen
+    )
 
 
 # ---------------------------------------------------------------- composing a response
@@ -768,8 +953,9 @@ _MAX_SENTENCES_PER_BLOCK = 40
 class _Filler:
     """Sentences of at least a given length, joined from the clauses in turn."""
 
-    def __init__(self, offset: int) -> None:
+    def __init__(self, offset: int, clauses: tuple[str, ...] = _CLAUSES) -> None:
         self.pos = offset * 3
+        self.clauses = clauses
 
     def sentence(self, length: int, first: str | None = None) -> str:
         words = [first] if first else []
@@ -777,23 +963,89 @@ class _Filler:
         while len(words) < length or not clauses:
             if clauses:
                 words.append("and")
-            words += _CLAUSES[self.pos % len(_CLAUSES)].split()
+            words += self.clauses[self.pos % len(self.clauses)].split()
             self.pos += 1
             clauses += 1
         text = " ".join(words)
         return text[0].upper() + text[1:] + "."
 
+    def exact(self, length: int) -> str:
+        """One sentence of exactly ``length`` words."""
+        words: list[str] = []
+        while len(words) < length:
+            words += self.clauses[self.pos % len(self.clauses)].split()
+            self.pos += 1
+        text = " ".join(words[:length])
+        return text[0].upper() + text[1:] + "."
 
-def _render_body(by_kind: dict[str, Instruction], per_block: int, length: int, offset: int) -> str:
+
+def _order_sequence(pairs: Sequence[Instruction]) -> list[str]:
+    """The words of ``word_order`` pairs in an order meeting them all (each pair's second word
+    is new when drawn, so first appearance order works)."""
+    sequence: list[str] = []
+    for p in pairs:
+        for word in (p["first"], p["then"]):
+            if word not in sequence:
+                sequence.append(word)
+    return sequence
+
+
+def _extras_block(blocks: int, exact: Sequence[Instruction]) -> int:
+    """The block that holds the extra sentences (keywords, the verdict): the first, or with exact
+    word counts the first block without one, else the one with the most words."""
+    fixed = {p["n"] - 1: p["count"] for p in exact}
+    if not fixed:
+        return 0
+    free = [i for i in range(blocks) if i not in fixed]
+    return free[0] if free else max(sorted(fixed), key=lambda i: fixed[i])
+
+
+def _exact_paragraphs(
+    text: list[list[str]],
+    exact: Sequence[Instruction],
+    keep_first: int | None,
+    extras: tuple[int, list[str]],
+    tail: str,
+    filler: _Filler,
+) -> None:
+    """Rewrite each block with an exact word count: its required sentences (a first word, the
+    extras where they are, the end phrase of the last) and one sentence of the words left."""
+    home, sentences = extras
+    for p in exact:
+        i = p["n"] - 1
+        keep = [text[i][0]] if keep_first == p["n"] else []
+        if i == home:
+            keep += sentences
+        have = sum(word_counts(sentence)[0] for sentence in keep)
+        if i == len(text) - 1 and tail:
+            have += word_counts(tail)[0]
+        need = p["count"] - have
+        text[i] = keep + ([filler.exact(need)] if need > 0 else [])
+
+
+def _render_body(
+    by_kind: dict[str, Instruction],
+    per_block: int,
+    length: int,
+    offset: int,
+    many: dict[str, list[Instruction]] | None = None,
+) -> str:
     """One response (without repetition, quotes or case change) with the given filler amounts."""
-    filler = _Filler(offset)
+    many = many or {}
+    plain = "forbidden_letter" in by_kind
+    filler = _Filler(offset, _PLAIN_CLAUSES if plain else _CLAUSES)
+    lead = _PLAIN_KEYWORD_LEAD if plain else _KEYWORD_LEAD
+    exact = many.get("paragraph_word_count", [])
     sections = by_kind.get("multiple_sections")
     if sections:
         blocks = sections["count"]
     elif "paragraph_count" in by_kind:
         blocks = by_kind["paragraph_count"]["count"]
-    elif "paragraph_first_word" in by_kind:
-        blocks = by_kind["paragraph_first_word"]["n"]
+    elif "paragraph_first_word" in by_kind or exact:
+        first_n = (
+            [by_kind["paragraph_first_word"]["n"]] if "paragraph_first_word" in by_kind else []
+        )
+        blocks = max(first_n + [p["n"] for p in exact])
     else:
         blocks = 1
     text: list[list[str]] = [
@@ -804,10 +1056,19 @@ def _render_body(by_kind: dict[str, Instruction], per_block: int, length: int, o
         text[first["n"] - 1][0] = filler.sentence(length, first=first["word"])
     extras = []
     if "keywords" in by_kind:
-        extras.append(f"{_KEYWORD_LEAD} {' and '.join(by_kind['keywords']['words'])}.")
+        extras.append(f"{lead} {' and '.join(by_kind['keywords']['words'])}.")
     if "constrained_response" in by_kind:
         extras.append(by_kind["constrained_response"]["options"][0])
-    text[0][1:1] = extras
+    mentions = _order_sequence(many.get("word_order", []))
+    for p in many.get("word_frequency", []):
+        mentions += [p["word"]] * p["count"]
+    if mentions:
+        extras.append(f"{lead} {' and '.join(mentions)}.")
+    home = _extras_block(blocks, exact)
+    text[home][1:1] = extras
+    if exact:
+        tail = by_kind["end_phrase"]["phrase"] if "end_phrase" in by_kind else ""
+        _exact_paragraphs(text, exact, first["n"] if first else None, (home, extras), tail, filler)
     rendered = [" ".join(sentences) for sentences in text]
     items = by_kind.get("list_items")
     if items:
@@ -823,24 +1084,30 @@ def _render_body(by_kind: dict[str, Instruction], per_block: int, length: int, o
         rendered = [f"{sections['marker']} {i}\n{body}" for i, body in enumerate(rendered, 1)]
     body = "\n\n".join(rendered)
     if "title" in by_kind:
-        body = f"<<{_TITLE}>>\n\n{body}"
+        body = f"<<{_PLAIN_TITLE if plain else _TITLE}>>\n\n{body}"
     if "postscript" in by_kind:
-        body += f"\n\n{by_kind['postscript']['marker']} {_POSTSCRIPT_TEXT}"
+        note = _PLAIN_POSTSCRIPT_TEXT if plain else _POSTSCRIPT_TEXT
+        body += f"\n\n{by_kind['postscript']['marker']} {note}"
     return body
 
 
-def _render(by_kind: dict[str, Instruction], per_block: int, length: int) -> str:
+def _render(
+    by_kind: dict[str, Instruction],
+    per_block: int,
+    length: int,
+    many: dict[str, list[Instruction]] | None = None,
+) -> str:
     if "two_responses" in by_kind:
         body = "\n\n******\n\n".join(
-            _render_body(by_kind, per_block, length, offset) for offset in (0, 1)
+            _render_body(by_kind, per_block, length, offset, many) for offset in (0, 1)
         )
     elif "json_format" in by_kind:
         body = json.dumps(
-            {"response": " ".join(_render_body(by_kind, per_block, length, 0).split())},
+            {"response": " ".join(_render_body(by_kind, per_block, length, 0, many).split())},
             ensure_ascii=False,
         )
     else:
-        body = _render_body(by_kind, per_block, length, 0)
+        body = _render_body(by_kind, per_block, length, 0, many)
     if "repeat_prompt" in by_kind:
         body = f"{by_kind['repeat_prompt']['request']}\n\n{body}"
     if "quotation" in by_kind:
@@ -854,18 +1121,30 @@ def compose(instructions: Sequence[Instruction]) -> str:
     """A response that follows every instruction; ValueError if the set cannot be met.
 
     Two sentences of about nine words per block are tried first, then every sentence count and
-    length, shortest first, until every checker passes.
+    length, shortest first, until every checker passes (or until the shortest sentences already
+    break an "at most" word or sentence limit: every later try is longer).
     """
-    by_kind = {p["kind"]: p for p in instructions}
-    if len(by_kind) != len(instructions):
+    by_kind: dict[str, Instruction] = {}
+    many: dict[str, list[Instruction]] = {}
+    for p in instructions:
+        by_kind.setdefault(p["kind"], p)
+        many.setdefault(p["kind"], []).append(p)
+    if any(len(found) > 1 and kind not in REPEATABLE for kind, found in many.items()):
         raise ValueError("an instruction kind appears twice")
-    kinds = list(by_kind)
+    kinds = [p["kind"] for p in instructions]
     for i, kind in enumerate(kinds):
         if not compatible(kind, kinds[:i]):
             raise ValueError(f"instruction {kind!r} conflicts with another")
+    ceilings = [
+        p
+        for p in instructions
+        if p["kind"] in ("word_count", "sentence_count") and p["relation"] == "at most"
+    ]
     tries = [(p, n) for p in range(1, _MAX_SENTENCES_PER_BLOCK + 1) for n in _SENTENCE_LENGTHS]
     for per_block, length in [_PREFERRED, *tries]:
-        text = _render(by_kind, per_block, length)
+        text = _render(by_kind, per_block, length, many)
         if all(check(p, text) for p in instructions):
             return text
+        if length == _SENTENCE_LENGTHS[0] and not all(check(p, text) for p in ceilings):
+            break  # shortest sentences already too many words or sentences: more only add
     raise ValueError("no response meets these instructions together")

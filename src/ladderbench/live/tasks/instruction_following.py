@@ -1,21 +1,34 @@
-"""Instruction following: rework a passage while obeying one to three verifiable instructions.
+"""Instruction following: rework a passage while obeying several verifiable instructions.
 
-Each question takes a passage (the corpus, or ``--sources``) and asks for a paraphrase, a
-simplification, a summary or a short story inspired by it, under IFEval-style instructions
-drawn from eighteen kinds (repeat the request, two responses, a postscript, a fixed verdict
-phrase, JSON, sections, list items, a title, required and forbidden words, paragraph count and
-first word, sentence and word limits, an end phrase, quotation marks, lowercase, no commas);
-see ``_instructions``. Instructions are drawn so that they never contradict each other, and a
-set is kept only when a response meeting all of them exists (``compose`` builds one).
+Each question takes a passage (fetched ``--sources`` text newest first, never served twice; the
+packaged corpus only as the fallback) and asks for a paraphrase, a simplification, a summary or a
+short story inspired by it, under IFEval-style instructions (see ``_instructions``). Instructions
+are drawn so that they never contradict each other, and a set is kept only when a response
+meeting all of them exists (``compose`` builds one).
 
-Why it is hard: the instructions fight the task (summarise in at most 30 words without the
-passage's key noun, tell a story in exactly four paragraphs whose third starts with "Yet"),
-and a model must track several formal constraints while writing freely.
+Difficulty 0 (version 1): one to three instructions of eighteen kinds (repeat the request, two
+responses, a postscript, a fixed verdict phrase, JSON, sections, list items, a title, required and
+forbidden words, paragraph count and first word, sentence and word limits, an end phrase,
+quotation marks, lowercase, no commas).
+
+What each step of ``difficulty`` adds (``difficulty_config``): one more instruction (3 + d in
+all), drawn from every kind, with four kinds that interact: a common letter the whole reply must
+avoid (always present from d=1; every keyword, phrase and first word drawn with it avoids it),
+words required in a given order (often chained: a before b, b before c) or an exact number of
+times, and from d=2 exact word counts for min(3, d // 2) paragraphs of a reply of four to six
+paragraphs. Limits on the whole reply are then lower limits only (a ceiling would clash with the
+exact counts).
+
+Why it is hard: the instructions fight the task and each other (paraphrase without the letter
+'u', in six paragraphs whose first, third and fifth hold exactly 14, 17 and 18 words, mention
+'anchor' before 'harbor' and 'cobblestone' exactly three times), and every count is checked
+exactly.
 
 Scoring needs only the record: the instructions and their parameters are its ``instructions``
 field. The reply is checked as written (a closed <think> block is dropped and a reply wholly
 wrapped in <solution> tags is unwrapped); the score is (all instructions followed + fraction
-followed) / 2, so one broken instruction out of three scores 1/3.
+followed) / 2, as LiveBench scores its IFEval-style questions, so one broken instruction out of
+three scores 1/3.
 """
 
 from __future__ import annotations
@@ -30,9 +43,10 @@ from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Category, Question, Sources, Task
 from ladderbench.live.registry import register
-from ladderbench.live.tasks._corpus import passages
+from ladderbench.live.tasks._corpus import fresh_passages
 from ladderbench.live.tasks._instructions import (
     KINDS,
+    V1_KINDS,
     DrawContext,
     Instruction,
     check,
@@ -111,16 +125,50 @@ SUBTASKS: dict[str, SubtaskSpec] = {
 
 @dataclass(frozen=True)
 class InstructionFollowingConfig:
-    """How many instructions a question carries (drawn with these weights), the smallest word
-    limit, and how many draws to try before giving up on a passage."""
+    """How many instructions a question carries (drawn with these weights), the kinds they are
+    drawn from, the smallest word limit, and how many draws to try before giving up."""
 
     instruction_counts: tuple[int, ...] = (1, 2, 3)
     count_weights: tuple[int, ...] = (1, 2, 2)
     min_word_limit: int = 20
     max_attempts: int = 200
+    kinds: tuple[str, ...] = V1_KINDS
+    required: tuple[str, ...] = ()  # kinds every question carries (the rest drawn at random)
 
 
 CONFIG = InstructionFollowingConfig()
+
+
+def difficulty_config(d: int) -> InstructionFollowingConfig:
+    """Difficulty ``d``: 0 is version 1 (one to three instructions of the eighteen first kinds).
+
+    From 1 on a question carries 3 + d instructions at once, drawn from every kind (exact word
+    counts per paragraph, words required in an order or a number of times may come several
+    times), always with a forbidden common letter; from d=2 on, exact word counts for
+    min(3, d // 2) paragraphs of a fixed number (4 to 6) of paragraphs too. Limits on the whole
+    reply are then lower limits only.
+    """
+    if d < 0:
+        raise ValueError(f"difficulty must be 0 or more, got {d}")
+    if d == 0:
+        return CONFIG
+    exact = min(3, d // 2)
+    required = ("forbidden_letter",) + (("paragraph_count",) if exact else ())
+    return InstructionFollowingConfig(
+        instruction_counts=(3 + d,),
+        count_weights=(1,),
+        max_attempts=400,
+        kinds=tuple(k for k in KINDS if k != "paragraph_word_count"),  # only the required ones
+        required=required + ("paragraph_word_count",) * exact,
+    )
+
+
+def _limits_for(
+    limits: tuple[tuple[str, int, int], ...], difficulty: int
+) -> tuple[tuple[str, int, int], ...]:
+    """From difficulty 1 on only lower limits: a ceiling on the whole reply would clash with the
+    exact paragraph counts and the many required words."""
+    return limits if difficulty == 0 else tuple(lim for lim in limits if lim[0] == "at least")
 
 
 def _word_limits(
@@ -144,23 +192,34 @@ def draw_instructions(
     """Compatible instructions in prompt order, redrawn until a response can meet them all."""
     for _ in range(cfg.max_attempts):
         count = rng.choices(cfg.instruction_counts, weights=cfg.count_weights)[0]
-        kinds: list[str] = []
-        for _ in range(count):
-            options = [k for k in KINDS if ctx.available(k) and compatible(k, kinds)]
+        kinds: list[str] = list(cfg.required)
+        for _ in range(count - len(kinds)):
+            options = [k for k in cfg.kinds if ctx.available(k) and compatible(k, kinds)]
             if not options:
                 break
             kinds.append(rng.choice(options))
-        drawn: dict[str, Instruction] = {}
-        for kind in KINDS:  # parameters in a fixed order: paragraph_count before first word
-            if kind in kinds:
-                drawn[kind] = draw_params(kind, rng, ctx, drawn)
-        instructions = [drawn[k] for k in kinds]
+        if cfg.required:
+            rng.shuffle(kinds)  # the required kinds anywhere in the list
         try:
+            instructions = _draw_all(rng, ctx, kinds)
             compose(instructions)
         except ValueError:
             continue
         return instructions
     raise RuntimeError(f"no satisfiable instruction set in {cfg.max_attempts} draws")
+
+
+def _draw_all(rng: random.Random, ctx: DrawContext, kinds: list[str]) -> list[Instruction]:
+    """Parameters for ``kinds`` (drawn in ``KINDS`` order: paragraph_count before the first
+    word, the forbidden letter last), returned in the order of ``kinds``."""
+    drawn: dict[str, Instruction] = {}
+    by_kind: dict[str, list[Instruction]] = {}
+    for kind in KINDS:
+        for i in range(kinds.count(kind)):
+            found = draw_params(kind, rng, ctx, drawn)
+            drawn[kind if i == 0 else f"{kind}#{i}"] = found
+            by_kind.setdefault(kind, []).append(found)
+    return [by_kind[kind].pop(0) for kind in kinds]
 
 
 def instructions_of(record: dict[str, Any]) -> list[Instruction]:
@@ -192,7 +251,8 @@ class InstructionFollowing(Task):
         self.config = config
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        pool = passages(sources)
+        config = self.config if difficulty == 0 else difficulty_config(difficulty)
+        pool = fresh_passages(sources, self.name)
         subtask = rng.choice(sorted(SUBTASKS))
         spec = SUBTASKS[subtask]
         passage = rng.choice(pool)
@@ -200,10 +260,11 @@ class InstructionFollowing(Task):
         ctx = DrawContext(
             request=request,
             passage=passage,
-            word_limits=_word_limits(spec, len(passage.split()), self.config),
-            sentence_limits=spec.sentence_limits,
+            word_limits=_limits_for(_word_limits(spec, len(passage.split()), config), difficulty),
+            sentence_limits=_limits_for(spec.sentence_limits, difficulty),
+            level=difficulty,
         )
-        instructions = draw_instructions(rng, ctx, self.config)
+        instructions = draw_instructions(rng, ctx, config)
         listed = "\n".join(f"{i}. {describe(p)}" for i, p in enumerate(instructions, 1))
         prompt = PROMPT_TEMPLATE.format(request=request, passage=passage, instructions=listed)
         return Question(
@@ -211,6 +272,7 @@ class InstructionFollowing(Task):
             ground_truth=json.dumps(instructions, ensure_ascii=False, sort_keys=True),
             subtask=subtask,
             fields={"instructions": instructions},
+            material=(passage,),
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:

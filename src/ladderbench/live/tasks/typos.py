@@ -1,19 +1,34 @@
-"""Typos: return a passage with its injected typos corrected and nothing else changed.
+"""Typos: return a passage with its injected errors corrected and nothing else changed.
 
-A passage (from the project's corpus, or ``--sources``) gets 4 to 10 realistic typos, each in a
-different lower-case word: two adjacent letters swapped, a letter dropped, a letter doubled, a
-letter replaced by a neighbouring key on a QWERTY keyboard, or a classic misspelling from a
-built-in list ("recieve", "definately"). A typo is never itself a real word, so each has one
-correction: an edit must contain a letter pair that no word of the corpus or the passage contains
-("drivng", never "diving"), must not be in a built-in list of common and easily confused words or
-in the corpus or passage, and must not follow the rules that turn "colour" into "color" or
-"metres" into "meters".
+Material: the passage (or passages) a question is made from, drawn newest first from fetched
+``--sources`` text and never served twice (the packaged corpus is only the fallback; see
+``_corpus``). Every public answer is a passage, so a passage once used is spent.
 
-Why it is hard: the model must find every typo (the prompt says how many) and reproduce the rest
-of the passage exactly, resisting the urge to rephrase, modernise spelling or fix punctuation.
+Difficulty 0 (version 1): one passage with 4 to 10 realistic typos, each in a different
+lower-case word: two adjacent letters swapped, a letter dropped, a letter doubled, a letter
+replaced by a neighbouring key on a QWERTY keyboard, or a classic misspelling from a built-in list
+("recieve", "definately"). A typo is never itself a real word, so each has one correction: an
+edit must contain a letter pair that no word of the corpus or the passage contains ("drivng",
+never "diving"), must not be in a built-in list of common and easily confused words or in the
+corpus or passage, and must not follow the rules that turn "colour" into "color" or "metres" into
+"meters".
 
-Scoring: 1 when the original passage appears in the answer (the <solution> content, or the whole
-reply when it has no answer tags), after normalising whitespace and typographic quotes; else 0.
+What each step of ``difficulty`` adds (``difficulty_level``): one more misspelling (4 + d in all,
+(d + 1) // 2 of them swaps inside words of 9+ letters, and each now the only real word one edit
+away from its correction); every second step one more passage joined into the text (d=2: two,
+d=12: seven, about 700 words to reproduce exactly); and errors a spelling checker does not flag,
+growing with d: a sentence starting in lower case, a full stop missing before a capitalised
+sentence opener, a word written twice ("the the"), "a" and "an" swapped. Passages carrying such a
+mark of their own are not used (``clean``), so every mark in a question is one of its errors and
+the corrected text is unique; the prompt names the kinds and the total count.
+
+Why it is hard: the model must find every error (the prompt says how many) and reproduce the rest
+of a long text exactly, resisting the urge to rephrase, modernise spelling or fix punctuation;
+real-word errors are invisible to a skim and easy to "autocorrect" past.
+
+Scoring: 1 when the original text appears in the answer (the <solution> content, or the whole
+reply when it has no answer tags), after normalising whitespace and typographic quotes; else 0
+(as LiveBench scores typos).
 """
 
 from __future__ import annotations
@@ -21,6 +36,7 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -31,7 +47,7 @@ from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
-from ladderbench.live.tasks._corpus import default_corpus, passages
+from ladderbench.live.tasks._corpus import default_corpus, fresh_passages
 
 
 @dataclass(frozen=True)
@@ -426,6 +442,280 @@ def normalise_passage(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).translate(_QUOTES).split())
 
 
+# ---------------------------------------------------------------- difficulty 1 and up
+
+
+@dataclass(frozen=True)
+class TyposLevel:
+    """A harder question: passages joined into one text and how many errors of each kind.
+
+    Every kind leaves a mark a careful reader can find and undo in only one way (the text it is
+    applied to has no such mark of its own, see ``clean``): a misspelling is a non-word with one
+    real word one edit away; a lower-case sentence start; a full stop missing before a capitalised
+    sentence opener; a word written twice; "a" before a vowel letter or "an" before a consonant.
+    """
+
+    passages: int
+    spelling: int
+    long_words: int  # of the spelling errors, how many are swaps inside a 9+ letter word
+    capitalisation: int
+    full_stops: int
+    doubled: int
+    articles: int
+
+    @property
+    def errors(self) -> int:
+        return self.spelling + self.capitalisation + self.full_stops + self.doubled + self.articles
+
+
+def difficulty_level(d: int) -> TyposLevel | None:
+    """The level of difficulty ``d`` (None at 0: the version 1 light, medium and heavy mix).
+
+    Each step adds a spelling error; every second step joins one more passage (d=2: two, d=12:
+    seven, about 700 words to reproduce exactly); capitalisation, missing full stops, doubled words
+    and a/an errors grow with ``d`` too, and from d=1 spelling errors move into long words.
+    """
+    if d < 0:
+        raise ValueError(f"difficulty must be 0 or more, got {d}")
+    if d == 0:
+        return None
+    return TyposLevel(
+        passages=1 + d // 2,
+        spelling=4 + d,
+        long_words=min(4 + d, (d + 1) // 2),
+        capitalisation=(d + 1) // 2,
+        full_stops=d // 2,
+        doubled=1 + d // 3,
+        articles=d // 3,
+    )
+
+
+HARD_PROMPT_TEMPLATE = """\
+The text between the lines BEGIN TEXT and END TEXT contains exactly {count} errors, each in a \
+different place. Every error is of one of these kinds:
+- a misspelled word (letters swapped, missing, doubled or wrong), which is never a real word;
+- a sentence that starts with a lower-case letter;
+- a missing full stop at the end of a sentence (the next sentence still starts with its capital);
+- a word written twice in a row;
+- "a" where "an" belongs or "an" where "a" belongs (by the first letter of the next word: "an" \
+before a, e, i, o, u).
+
+BEGIN TEXT
+{text}
+END TEXT
+
+Rewrite the text with every error corrected. Change nothing else: keep every other word, the \
+punctuation, the capitalisation, the paragraphs and the spelling conventions (British or \
+American) exactly as they are. Put the corrected text, and nothing else, inside \
+<solution></solution> tags."""
+
+# Capitalised words that open sentences and are never names: a full stop goes missing only
+# before one of them, so "river The" can only be "river. The".
+SENTENCE_OPENERS: frozenset[str] = frozenset((
+    "A", "After", "Again", "All", "Although", "An", "And", "Another", "As", "At", "Because",
+    "Before", "Both", "But", "By", "Each", "Even", "Every", "For", "From", "He", "Her", "Here",
+    "His", "How", "If", "In", "Instead", "It", "Its", "Many", "Most", "No", "Not", "Now", "Of",
+    "On", "Once", "One", "Only", "Our", "Over", "She", "Since", "So", "Some", "Still", "Such",
+    "That", "The", "Their", "Then", "There", "These", "They", "This", "Those", "Though", "To",
+    "Today", "Under", "Until", "We", "What", "When", "Where", "Which", "While", "Who", "Why",
+    "With", "Without", "Yet",
+))  # fmt: skip
+LONG_WORD = 9
+_TOKEN = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_SENTENCE_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*(?=[A-Za-z])")
+_LOWER_START = re.compile(r"(?:^|[.!?][\"')\]]*\s+)[\"'(\[]*[a-z]")
+_MISSING_STOP = re.compile(r"(?<![A-Za-z'])[a-z]{2,} ([A-Z][a-z]*)(?![A-Za-z'])")
+_DOUBLED = re.compile(r"(?<![A-Za-z'])([A-Za-z]+) \1(?![A-Za-z'])")
+_ARTICLE = re.compile(r"(?<![A-Za-z'])([Aa]n?) ([A-Za-z])")
+_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "st", "prof", "jr", "sr", "vs", "etc", "no"})
+
+
+def article_ok(article: str, next_letter: str) -> bool:
+    """The letter rule this task uses: "an" before a vowel letter, "a" before any other."""
+    return (article.lower() == "an") == (next_letter.lower() in "aeiou")
+
+
+def clean(text: str) -> bool:
+    """Whether a passage carries no error mark of its own, so every mark in a question is one
+    of its errors: each sentence starts with a capital, no capitalised sentence opener follows a
+    lower-case word, no word is doubled, and every a/an follows the letter rule."""
+    if _LOWER_START.search(text) or _DOUBLED.search(text):
+        return False
+    if any(m.group(1) in SENTENCE_OPENERS for m in _MISSING_STOP.finditer(text)):
+        return False
+    return all(article_ok(m.group(1), m.group(2)) for m in _ARTICLE.finditer(text))
+
+
+def _one_correction(typo: str, word: str, vocabulary: tuple[str, ...]) -> bool:
+    """No real word but ``word`` lies one edit (OSA) from ``typo``: the correction is unique."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    near = process.extract(typo, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=None)
+    return {found for found, _, _ in near} <= {word}
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    replacement: str
+    kind: str
+
+
+class _Planner:
+    """Edits on distinct tokens, none next to another one, so no two marks touch."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = list(_TOKEN.finditer(text))
+        self.claimed: set[int] = set()
+        self.edits: list[_Edit] = []
+
+    def free(self, *indices: int) -> bool:
+        """Whether no claimed token is at or next to any of ``indices``."""
+        return not any(j in self.claimed for i in indices for j in (i - 1, i, i + 1))
+
+    def gap(self, i: int) -> str:
+        """The text between token ``i`` and the next one."""
+        end = self.tokens[i + 1].start() if i + 1 < len(self.tokens) else len(self.text)
+        return self.text[self.tokens[i].end() : end]
+
+    def add(self, indices: tuple[int, ...], start: int, end: int, new: str, kind: str) -> None:
+        self.claimed.update(indices)
+        self.edits.append(_Edit(start, end, new, kind))
+
+    def place(
+        self, count: int, candidates: list[int], make: Callable[[int], bool], rng: random.Random
+    ) -> None:
+        """``count`` edits from ``make(i)`` (False: none at token i) at shuffled candidates."""
+        rng.shuffle(candidates)
+        placed = 0
+        for i in candidates:
+            if placed == count:
+                return
+            if not self.free(i, i + 1):
+                continue
+            if make(i):
+                placed += 1
+        if placed < count:
+            raise ValueError(f"text has room for only {placed} of {count} such errors")
+
+
+def _sentence_starts(planner: _Planner) -> set[int]:
+    """Tokens that open a sentence: the first, and each after end punctuation and a space (not
+    after an abbreviation such as "Dr.")."""
+    starts = {m.end() for m in _SENTENCE_START.finditer(planner.text)}
+    return {
+        i
+        for i, token in enumerate(planner.tokens)
+        if token.start() in starts
+        and (i == 0 or planner.tokens[i - 1].group().lower() not in _ABBREVIATIONS)
+    }
+
+
+def inject_errors(text: str, level: TyposLevel, rng: random.Random) -> tuple[str, list[list[str]]]:
+    """``text`` with the level's errors, and [kind, original, corrupted] for each in text order.
+
+    Raises ValueError when the text cannot take them all.
+    """
+    plan = _Planner(text)
+    tokens = plan.tokens
+    n = len(tokens)
+
+    def full_stop(i: int) -> bool:
+        word, following = tokens[i].group(), tokens[i + 1].group()
+        if plan.gap(i) != ". " or following not in SENTENCE_OPENERS:
+            return False
+        if not (word.islower() and word.isalpha() and len(word) >= 2):
+            return False
+        plan.add((i, i + 1), tokens[i].end(), tokens[i + 1].start(), " ", "full stop")
+        return True
+
+    openers = _sentence_starts(plan)
+
+    def capital(i: int) -> bool:
+        word = tokens[i].group()
+        if not (i in openers and word[0].isupper() and word[1:2].islower()):
+            return False
+        new = word[0].lower() + word[1:]
+        plan.add((i,), tokens[i].start(), tokens[i].end(), new, "capitalisation")
+        return True
+
+    def doubled(i: int) -> bool:
+        word = tokens[i].group()
+        if not (word.islower() and word.isalpha() and len(word) >= 2) or word in ("an",):
+            return False
+        plan.add((i,), tokens[i].start(), tokens[i].end(), f"{word} {word}", "doubled word")
+        return True
+
+    def article(i: int) -> bool:
+        word = tokens[i].group()
+        if word not in ("a", "an") or plan.gap(i) != " ":
+            return False
+        new = "an" if word == "a" else "a"
+        plan.add((i, i + 1), tokens[i].start(), tokens[i].end(), new, "a/an")
+        return True
+
+    everything = list(range(n - 1))
+    plan.place(level.full_stops, list(everything), full_stop, rng)
+    plan.place(level.articles, list(everything), article, rng)
+    plan.place(level.capitalisation, list(range(n)), capital, rng)
+    plan.place(level.doubled, list(everything), doubled, rng)
+    _place_spelling(plan, level, rng)
+    plan.edits.sort(key=lambda e: e.start)
+    pieces, errors, last = [], [], 0
+    for edit in plan.edits:
+        pieces.append(text[last : edit.start] + edit.replacement)
+        errors.append([edit.kind, text[edit.start : edit.end], edit.replacement])
+        last = edit.end
+    pieces.append(text[last:])
+    return "".join(pieces), errors
+
+
+def _place_spelling(plan: _Planner, level: TyposLevel, rng: random.Random) -> None:
+    """Non-word misspellings, ``level.long_words`` of them swaps inside long words."""
+    vocabulary, seen_pairs = _vocabulary(plan.text)
+    known = vocabulary | frozenset(MISSPELLINGS)
+    ordered = tuple(sorted(known))
+
+    def misspell(i: int, long_swap: bool) -> bool:
+        word = plan.tokens[i].group()
+        if not word.islower() or not word.isalpha():
+            return False
+        candidates: list[str | None]
+        if long_swap:
+            if len(word) < LONG_WORD:
+                return False
+            inner = [j for j in range(2, len(word) - 3) if word[j] != word[j + 1]]
+            if not inner:
+                return False
+            j = rng.choice(inner)
+            candidates = [word[:j] + word[j + 1] + word[j] + word[j + 2 :]]
+        elif word in MISSPELLINGS and rng.random() < 0.5:
+            candidates = [MISSPELLINGS[word]]
+        elif len(word) >= MIN_LENGTH:
+            candidates = [_edit(word, rng.choice(_KINDS), rng) for _ in range(_EDIT_TRIES)]
+        else:
+            return False
+        for typo in candidates:
+            if not typo or typo in known or not _bigrams(typo) - seen_pairs:
+                continue
+            if _one_correction(typo, word, ordered):
+                token = plan.tokens[i]
+                plan.add((i,), token.start(), token.end(), typo, "spelling")
+                return True
+        return False
+
+    indices = list(range(len(plan.tokens)))
+    plan.place(level.long_words, list(indices), lambda i: misspell(i, True), rng)
+    rest = level.spelling - level.long_words
+    plan.place(rest, list(indices), lambda i: misspell(i, False), rng)
+
+
+_ATTEMPTS = 20
+
+
 @register
 class Typos(Task):
     name = "typos"
@@ -433,12 +723,18 @@ class Typos(Task):
     uses_sources = True
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
+        level = difficulty_level(difficulty)
+        if level is None:
+            return self._generate_v1(rng, sources)
+        return self._generate_level(rng, sources, level, difficulty)
+
+    def _generate_v1(self, rng: random.Random, sources: Sources) -> Question:
         subtask = rng.choice(sorted(SUBTASKS))
         cfg = SUBTASKS[subtask]
-        pool = passages(sources)
+        pool = fresh_passages(sources, self.name)
         short = [p for p in pool if len(p.split()) <= MAX_WORDS] or list(pool)
         count = rng.randint(cfg.min_typos, cfg.max_typos)
-        for _ in range(20):
+        for _ in range(_ATTEMPTS):
             original = rng.choice(short)
             try:
                 corrupted, pairs = inject_typos(original, count, rng, cfg.misspelling_rate)
@@ -450,10 +746,34 @@ class Typos(Task):
                 ground_truth=original,
                 subtask=subtask,
                 fields={"corrupted": corrupted, "typos": pairs},
+                material=(original,),
             )
         if sources.texts:
             raise UserError(f"--sources: no paragraph could take {count} typos")
         raise ValueError(f"no passage could take {count} typos")
+
+    def _generate_level(
+        self, rng: random.Random, sources: Sources, level: TyposLevel, d: int
+    ) -> Question:
+        pool = fresh_passages(sources, self.name, level.passages, usable=_usable)
+        for _ in range(_ATTEMPTS):
+            chosen = rng.sample(pool, level.passages)
+            original = "\n\n".join(chosen)
+            try:
+                corrupted, errors = inject_errors(original, level, rng)
+            except ValueError:
+                continue
+            return Question(
+                prompt=HARD_PROMPT_TEMPLATE.format(count=level.errors, text=corrupted),
+                ground_truth=original,
+                subtask=f"d{d}",
+                fields={"corrupted": corrupted, "errors": errors},
+                material=tuple(chosen),
+            )
+        raise UserError(
+            f"live task typos: no {level.passages} unused passages could take "
+            f"{level.errors} errors; pass --sources with more text or lower --difficulty"
+        )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
         gold = record.get("ground_truth")
@@ -469,3 +789,8 @@ class Typos(Task):
         if text and not _ANSWER_TAG.search(text) and truth in normalise_passage(text):
             return verdict(text, 1.0)  # no answer tags: the corrected passage anywhere in the reply
         return verdict(answer, 0.0)
+
+
+def _usable(text: str) -> bool:
+    """A passage a harder question can use: not too long, and free of error marks."""
+    return len(text.split()) <= MAX_WORDS and clean(text)
