@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+import task_checks as checks
 from faker.providers.address.en_US import Provider as AddressProvider
 from faker.providers.job.en_US import Provider as JobProvider
 from faker.providers.person.en_US import Provider as PersonProvider
@@ -380,3 +381,13 @@ def test_d0_questions_name_no_material_and_sources_do() -> None:
     assert q.material == (old,) and record(q)["table_name"] == "a_old.csv"
     with pytest.raises(UserError, match=r"already served.*live fetch"):
         make(0, sources=sources.using([SOURCE_CSV, old]))
+
+
+# The digest of questions 0..15 at d = 0 (references included) as v1 (commit 607738d) made them:
+# difficulty 0 stays byte for byte the v1 question.
+V1_DIGEST = "886e6412aeafac5ee022bf2e3f184cc414bcb055a033e0955e683fdf36799ea0"
+
+
+def test_difficulty_zero_is_v1_byte_for_byte() -> None:
+    questions = [make_question(TASK, i, difficulty=0) for i in range(checks.DIGEST_COUNT)]
+    assert checks.question_digest(TASK, questions, with_reference=True) == V1_DIGEST

@@ -34,7 +34,8 @@ each step adds: one more candidate column and one more value (3 + d columns, cap
 names; 4 + d values), a digit of code length every 3 steps (5 + d // 3), a rule per entry every
 4 steps (2 + d // 4, up to 4). ``fields["effort"]`` counts the rule checks: rules in the
 dictionary times values. The answer is unique by construction: the target keeps every rule for
-every value, and each other entry is broken by at least one shown value.
+every value, and each other entry is broken by at least one shown value. These questions come
+from the rng alone (no table is drawn, so no ``--sources`` material is used).
 """
 
 from __future__ import annotations
