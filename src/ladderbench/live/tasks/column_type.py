@@ -376,17 +376,17 @@ class Dictionary:
 
 
 POOL_SIZE = 120
-MAX_DRAWS = 40_000
+MAX_DRAWS = 40_000  # per POOL_SIZE codes wanted
 
 
-def _pool(rng: random.Random, spec: tuple[Rule, ...], length: int) -> list[str]:
-    """Up to POOL_SIZE distinct codes that keep every rule of ``spec``."""
+def _pool(rng: random.Random, spec: tuple[Rule, ...], length: int, size: int) -> list[str]:
+    """Up to ``size`` distinct codes that keep every rule of ``spec``."""
     pool: dict[str, None] = {}
-    for _ in range(MAX_DRAWS):
+    for _ in range(MAX_DRAWS * -(-size // POOL_SIZE)):
         code = _code(rng, length)
         if all(rule.holds(code) for rule in spec):
             pool[code] = None
-            if len(pool) == POOL_SIZE:
+            if len(pool) == size:
                 break
     return list(pool)
 
@@ -404,7 +404,7 @@ def build_dictionary(rng: random.Random, cfg: DictionaryConfig) -> Dictionary:
             if spec not in specs:
                 specs.append(spec)
         target = rng.randrange(len(specs))
-        pool = _pool(rng, specs[target], cfg.length)
+        pool = _pool(rng, specs[target], cfg.length, max(POOL_SIZE, 2 * cfg.values))
         if len(pool) < cfg.values:
             continue
         if not _make_near_twins(rng, specs, target, pool, cfg):
