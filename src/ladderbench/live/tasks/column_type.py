@@ -366,6 +366,8 @@ def _code(rng: random.Random, length: int) -> str:
 
 @dataclass(frozen=True)
 class Dictionary:
+    """A dictionary question: the entries (names and rules), the target's index, the values."""
+
     names: list[str]
     specs: list[tuple[Rule, ...]]
     target: int
@@ -471,7 +473,7 @@ def _pick_values(
         code = rng.choice([c for c in options if len(by_code[c]) == best])
         values.append(code)
         unbroken = [j for j in unbroken if j not in by_code[code]]
-    quiet = sorted((c for c in pool if c not in values), key=lambda c: len(by_code[c]))
+    quiet = [c for c in pool if c not in values]
     rng.shuffle(quiet)
     quiet.sort(key=lambda c: len(by_code[c]))  # stable: random among equals, fewest breaks first
     values += quiet[: n - len(values)]
