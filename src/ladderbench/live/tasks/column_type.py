@@ -513,7 +513,7 @@ def dictionary_question(rng: random.Random, cfg: DictionaryConfig) -> Question:
 
 
 DICTIONARY_TEMPLATE = """\
-Every column of a table below holds {length}-digit codes (written as text, leading zeros \
+Every column of a table holds {length}-digit codes (written as text, leading zeros \
 kept). The table's data dictionary gives the rules each column's codes keep:
 
 {entries}
