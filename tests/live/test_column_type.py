@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import time
 from collections.abc import Callable
 
 import pytest
+import task_checks as checks
 from faker.providers.address.en_US import Provider as AddressProvider
 from faker.providers.job.en_US import Provider as JobProvider
 from faker.providers.person.en_US import Provider as PersonProvider
@@ -164,7 +166,7 @@ def test_column_rederived_from_prompt() -> None:
 
 
 def test_questions_vary() -> None:
-    assert {q.subtask for q in QUESTIONS} == set(SUBTASKS)
+    assert {q.subtask for q in QUESTIONS} == set(SUBTASKS) - {"dictionary"}
     assert len({q.ground_truth for q in QUESTIONS}) >= 25
     assert min(len(r["candidates"]) for r in RECORDS) >= 4
 
@@ -256,3 +258,136 @@ def test_registered() -> None:
 def test_bad_config() -> None:
     with pytest.raises(ValueError, match="min_values"):
         ColumnTypeConfig(min_values=12, max_values=10)
+
+
+# ------------------------------------------------------------ difficulty: a data dictionary
+
+HARD = (1, 2, 3, 4, 5, 6, 7, 8, 12, 20)
+SEEDS = range(5)
+
+
+def make_hard(index: int, d: int) -> Question:
+    return make_question(TASK, index, difficulty=d)
+
+
+def rule_check(phrase: str) -> Callable[[str], bool]:
+    """One dictionary rule, read from its wording, as a test on a code's digits."""
+    if m := re.fullmatch(r"the first digit is ([\d, or]+)", phrase):
+        allowed = set(re.findall(r"\d", m.group(1)))
+        return lambda code: code[0] in allowed
+    if m := re.fullmatch(r"the last digit is (odd|even)", phrase):
+        want = m.group(1) == "odd"
+        return lambda code: (int(code[-1]) % 2 == 1) == want
+    if m := re.fullmatch(r"the digits add up to a multiple of (\d+)", phrase):
+        k = int(m.group(1))
+        return lambda code: sum(map(int, code)) % k == 0
+    if m := re.fullmatch(
+        r"the digits add up to a number that leaves remainder (\d+) when divided by (\d+)", phrase
+    ):
+        r, k = int(m.group(1)), int(m.group(2))
+        return lambda code: sum(map(int, code)) % k == r
+    if m := re.fullmatch(
+        r"the last digit is a check digit: multiply the 1st, 3rd, 5th\.\.\. "
+        r"digits by (\d), add the 2nd, 4th, 6th\.\.\. digits \(all but the last "
+        r"digit\), and take the last digit of the total",
+        phrase,
+    ):
+        w = int(m.group(1))
+
+        def check(code: str) -> bool:
+            body = code[:-1]
+            total = w * sum(int(c) for c in body[0::2]) + sum(int(c) for c in body[1::2])
+            return str(total)[-1] == code[-1]
+
+        return check
+    if phrase == "no two neighbouring digits are equal":
+        return lambda code: re.search(r"(\d)\1", code) is None
+    if m := re.fullmatch(r"the digit (\d) appears at least once", phrase):
+        return lambda code, d=m.group(1): d in code
+    if m := re.fullmatch(r"the digit (\d) never appears", phrase):
+        return lambda code, d=m.group(1): d not in code
+    m = re.fullmatch(
+        r"digits (\d+) and (\d+), read as a two-digit number, make at most (\d+)", phrase
+    )
+    assert m, phrase
+    i, j, top = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    assert j == i + 1
+    return lambda code: int(code[i - 1 : j]) <= top
+
+
+def read_dictionary(prompt: str) -> tuple[int, dict[str, list[Callable[[str], bool]]], list[str]]:
+    length = int(re.search(r"holds (\d+)-digit codes", prompt).group(1))
+    entries = {}
+    for name, rules in re.findall(r"^- (\w+): (.+)\.$", prompt, re.M):
+        entries[name] = [rule_check(p) for p in rules.split("; ")]
+    values = json.loads(re.search(r"^\[.*\]$", prompt, re.M).group(0))
+    return length, entries, values
+
+
+@pytest.mark.parametrize("d", HARD)
+def test_dictionary_answer_rederived_and_unique(d: int) -> None:
+    for i in SEEDS:
+        q = make_hard(i, d)
+        rec = record(q)
+        length, entries, values = read_dictionary(q.prompt)
+        assert list(entries) == rec["candidates"] and values == rec["values"]
+        assert all(len(v) == length and v.isdigit() for v in values)
+        fits = [name for name, rules in entries.items() if all(r(v) for r in rules for v in values)]
+        assert fits == [q.ground_truth], (d, i)
+        assert q.subtask == "dictionary" and q.subtask in SUBTASKS
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+        wrong = next(n for n in entries if n != q.ground_truth)
+        assert TASK.score(rec, f"<solution>{wrong}</solution>").score == 0.0
+
+
+def test_dictionary_decoys_are_near_misses() -> None:
+    """Most decoys are broken by only one or two of the shown values: no skimming."""
+    few = total = 0
+    for i in SEEDS:
+        q = make_hard(i, 8)
+        _, entries, values = read_dictionary(q.prompt)
+        for name, rules in entries.items():
+            if name == q.ground_truth:
+                continue
+            broken = sum(not all(r(v) for r in rules) for v in values)
+            assert broken >= 1
+            few += broken <= 2
+            total += 1
+    assert few >= total * 0.6, (few, total)
+
+
+def test_dictionary_grows_with_difficulty() -> None:
+    efforts = [record(make_hard(0, d))["effort"] for d in (1, 2, 4, 8, 12, 20)]
+    assert efforts == sorted(efforts) and efforts[-1] > 40 * efforts[0]
+    sizes = [len(record(make_hard(0, d))["candidates"]) for d in (1, 4, 8, 12)]
+    assert sizes == [4, 7, 11, 15]
+
+
+def test_dictionary_generates_quickly() -> None:
+    for d in (12, 20):
+        start = time.perf_counter()
+        make_hard(3, d)
+        assert time.perf_counter() - start < 2.0
+
+
+def test_d0_questions_name_no_material_and_sources_do() -> None:
+    assert QUESTIONS[0].material == ()
+    old = SOURCE_CSV.replace("Paris", "Lyon")
+    dates = {"cities.csv": "2026-11-01", "a_old.csv": "2020-01-01"}
+    sources = Sources(tables={"cities.csv": SOURCE_CSV, "a_old.csv": old}, dates=dates)
+    q = make(0, sources=sources)
+    assert q.material == (SOURCE_CSV,) and record(q)["table_name"] == "cities.csv"
+    q = make(0, sources=sources.using([SOURCE_CSV]))
+    assert q.material == (old,) and record(q)["table_name"] == "a_old.csv"
+    with pytest.raises(UserError, match=r"already served.*live fetch"):
+        make(0, sources=sources.using([SOURCE_CSV, old]))
+
+
+# The digest of questions 0..15 at d = 0 (references included) as v1 (commit 607738d) made them:
+# difficulty 0 stays byte for byte the v1 question.
+V1_DIGEST = "886e6412aeafac5ee022bf2e3f184cc414bcb055a033e0955e683fdf36799ea0"
+
+
+def test_difficulty_zero_is_v1_byte_for_byte() -> None:
+    questions = [make_question(TASK, i, difficulty=0) for i in range(checks.DIGEST_COUNT)]
+    assert checks.question_digest(TASK, questions, with_reference=True) == V1_DIGEST

@@ -8,6 +8,7 @@ import datetime as dt
 import io
 import json
 import re
+import time
 
 import pytest
 import task_checks as checks
@@ -18,13 +19,15 @@ from task_checks import INDICES, RELEASE, make_question, record
 from ladderbench.errors import UserError
 from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
-from ladderbench.live.tasks.table_join import SUBTASKS, JoinConfig, TableJoin
+from ladderbench.live.tasks.table_join import SUBTASKS, JoinConfig, TableJoin, difficulty
 
 TASK = TableJoin()
 
 
-def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return make_question(TASK, index, release, sources)
+def make(
+    index: int, release: str = RELEASE, sources: Sources | None = None, difficulty: int = 0
+) -> Question:
+    return make_question(TASK, index, release, sources, difficulty)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -59,7 +62,7 @@ def readings(value: str) -> set[str]:
     money = re.sub(r"^\$|^usd\s*|\s*usd$", "", low).replace(",", "")
     with contextlib.suppress(ValueError):
         out.add(f"num:{float(money):.6f}")
-    m = re.fullmatch(r"([a-z]*)[\s#_-]*(\d+)", low)
+    m = re.fullmatch(r"([a-z]*)[\s#_-]*(\d+)", low) or re.fullmatch(r"()(\d+)\s*/\s*[a-z]+", low)
     if m:
         out.add(f"id:{int(m.group(2))}")
     if re.fullmatch(r"[\d-]{10,}", low):
@@ -260,3 +263,77 @@ def test_sources_without_two_different_columns() -> None:
     same = "a,b\n1,1\n2,2\n3,3\n"
     with pytest.raises(UserError, match=r"no table has two columns that differ \(same\.csv\)"):
         make(0, sources=Sources(tables={"same.csv": same}))
+
+
+# ------------------------------------------------------------ difficulty: twins, more columns, keys
+
+HARD = (1, 2, 3, 4, 5, 6, 7, 8, 12, 20)
+SEEDS = range(6)
+
+
+@pytest.mark.parametrize("d", HARD)
+def test_hard_mapping_rederived_from_prompt(d: int) -> None:
+    """The independent solver finds the one mapping (it asserts no A column matches two of B's
+    columns), through near-twin decoys and rewritten keys."""
+    for i in SEEDS:
+        q = make(i, difficulty=d)
+        rec = record(q)
+        assert solve(q.prompt) == rec["mapping"], (d, i, q.prompt)
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+
+
+def near_twins(prompt: str) -> int:
+    """Pairs of A's columns that agree on some rows but not most: decoys that need checking."""
+    names, rows, _, _ = read_tables(prompt)
+    cols = list(zip(*rows))
+    count = 0
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            agree = sum(a == b and a != "" for a, b in zip(cols[i], cols[j]))
+            count += 0 < agree < len(rows)
+    return count
+
+
+def test_difficulty_grows() -> None:
+    def mean(d: int, measure) -> float:
+        return sum(measure(make(i, difficulty=d)) for i in SEEDS) / len(SEEDS)
+
+    efforts = [mean(d, lambda q: record(q)["effort"]) for d in (1, 4, 8, 12, 20)]
+    assert efforts == sorted(efforts) and efforts[-1] > 10 * efforts[0]
+    assert mean(8, lambda q: near_twins(q.prompt)) > mean(0, lambda q: near_twins(q.prompt))
+    assert {make(i, difficulty=6).subtask for i in SEEDS} == {"opaque"}
+    assert difficulty(0) == JoinConfig() and difficulty(30).twins > difficulty(12).twins
+
+
+def test_hard_prompts_name_the_new_rewrites() -> None:
+    assert 'replaced by a "#"' in make(0, difficulty=2).prompt
+    assert "replaced by a" not in make(0, difficulty=1).prompt
+
+
+def test_hard_questions_generate_quickly() -> None:
+    for d in (12, 20):
+        start = time.perf_counter()
+        make(5, difficulty=d)
+        assert time.perf_counter() - start < 2.0
+
+
+def test_source_tables_are_material_served_once() -> None:
+    other = SOURCE_CSV.replace("Ann", "Ada")
+    sources = Sources(tables={"s.csv": SOURCE_CSV, "t.csv": other}, dates={"t.csv": "2026-11-02"})
+    for d in (0, 4):
+        q = make(1, sources=sources, difficulty=d)
+        assert q.material == (other,) and record(q)["table_name"] == "t.csv"
+        assert solve(q.prompt) == record(q)["mapping"]
+    assert make(1, sources=sources.using([other])).material == (SOURCE_CSV,)
+    with pytest.raises(UserError, match=r"already served.*live fetch"):
+        make(1, sources=sources.using([other, SOURCE_CSV]))
+
+
+# The digest of questions 0..15 at d = 0 (references included) as v1 (commit 607738d) made them:
+# difficulty 0 stays byte for byte the v1 question.
+V1_DIGEST = "2de612daab8aca1b1a8be55aeb51cb545c19202a97e7cfad82f6800bd9d09a19"
+
+
+def test_difficulty_zero_is_v1_byte_for_byte() -> None:
+    questions = [make_question(TASK, i, difficulty=0) for i in range(checks.DIGEST_COUNT)]
+    assert checks.question_digest(TASK, questions, with_reference=True) == V1_DIGEST

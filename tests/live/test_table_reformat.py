@@ -7,6 +7,8 @@ import html
 import io
 import json
 import re
+import time
+from decimal import Decimal
 
 import pandas as pd
 import pytest
@@ -18,13 +20,21 @@ from task_checks import INDICES, RELEASE, make_question, record
 from ladderbench.errors import UserError
 from ladderbench.live.base import Question, Sources
 from ladderbench.live.registry import get_task
-from ladderbench.live.tasks.table_reformat import FORMATS, ReformatConfig, TableReformat, render
+from ladderbench.live.tasks.table_reformat import (
+    FORMATS,
+    ReformatConfig,
+    TableReformat,
+    difficulty,
+    render,
+)
 
 TASK = TableReformat()
 
 
-def make(index: int, release: str = RELEASE, sources: Sources | None = None) -> Question:
-    return make_question(TASK, index, release, sources)
+def make(
+    index: int, release: str = RELEASE, sources: Sources | None = None, difficulty: int = 0
+) -> Question:
+    return make_question(TASK, index, release, sources, difficulty)
 
 
 QUESTIONS = [make(i) for i in INDICES]
@@ -59,9 +69,13 @@ def typed(s: str):
 
 def read_prompt(prompt: str) -> tuple[str, str, list[str], list[list]]:
     """(source format, target format, columns, rows), read from the prompt text alone."""
-    m = re.match(r"Convert the table below from (.+) to (.+)\.\n", prompt)
+    m = re.match(r"Convert the table below from (.+) to (.+)\.\n", prompt) or re.match(
+        r"Transform the table below, given as (.+), and write the result as (.+)\.\n", prompt
+    )
     source, target = NAMES[m.group(1)], NAMES[m.group(2)]
-    block = re.search(r"Here it is as .+?:\n\n(.*?)\n\nWrite the same table", prompt, re.S).group(1)
+    block = re.search(
+        r"Here it is as .+?:\n\n(.*?)\n\n(?:Write the same table|Apply these steps)", prompt, re.S
+    ).group(1)
     if source in ("csv", "tsv"):
         lines = list(csv.reader(io.StringIO(block), delimiter="," if source == "csv" else "\t"))
         return source, target, lines[0], [[typed(c) for c in row] for row in lines[1:]]
@@ -259,15 +273,26 @@ Rome,Italy,2748109,1285.0,"Gualtieri, Roberto",ancient
 
 
 def test_sources_are_drawn_from() -> None:
-    sources = Sources(tables={"b.csv": SOURCE_CSV, "a.csv": SOURCE_CSV.replace("Paris", "Lyon")})
-    names = set()
+    """Newest table first (undated: by name), each only while unused; its CSV is the material."""
+    lyon = SOURCE_CSV.replace("Paris", "Lyon")
+    sources = Sources(
+        tables={"b.csv": SOURCE_CSV, "a.csv": lyon, "c.csv": SOURCE_CSV.replace("Rome", "Bari")},
+        dates={"c.csv": "2026-11-30"},
+    )
     for i in range(24):
-        q = make(i, sources=sources)
-        rec = record(q)
-        names.add(rec["table_name"])
-        assert TASK.score(rec, TASK.reference(rec)).score == 1.0, q.subtask
-        assert len(rec["rows"]) == 4 and 4 <= len(rec["columns"]) <= 6
-    assert names == {"a.csv", "b.csv"}
+        for d in (0, 3, 8):
+            q = make(i, sources=sources, difficulty=d)
+            rec = record(q)
+            assert rec["table_name"] == "c.csv" and q.material == (sources.tables["c.csv"],)
+            assert TASK.score(rec, TASK.reference(rec)).score == 1.0, q.subtask
+            if d == 0:
+                assert len(rec["rows"]) == 4 and 4 <= len(rec["columns"]) <= 6
+            else:
+                assert solve(q.prompt)[1:] == (rec["columns"], rec["rows"])
+    after_c = sources.using([sources.tables["c.csv"]])
+    assert make(0, sources=after_c).material == (lyon,)
+    with pytest.raises(UserError, match=r"already served.*live fetch.*--sources"):
+        make(0, sources=after_c.using([lyon, SOURCE_CSV]))
 
 
 @pytest.mark.parametrize(
@@ -301,3 +326,143 @@ def test_bad_config() -> None:
 def test_score_never_raises_on_table_soup(text: str) -> None:
     records = [rec_for(target) for target in FORMATS]
     checks.assert_scores_in_range(TASK, records, [f"<solution>{text}</solution>"])
+
+
+# ------------------------------------------------------------ difficulty: transform steps
+
+HARD = (1, 2, 3, 4, 5, 6, 7, 8, 12, 20)
+SEEDS = range(6)
+
+
+def make_hard(index: int, d: int) -> Question:
+    return make_question(TASK, index, difficulty=d)
+
+
+def half_away(x: Decimal, places: int) -> Decimal:
+    """Round half away from zero, written out by hand (not with the decimal module's modes)."""
+    scaled = x * (Decimal(10) ** places)
+    whole = int(abs(scaled))
+    if abs(scaled) - whole >= Decimal("0.5"):
+        whole += 1
+    return Decimal(-whole if scaled < 0 else whole) / (Decimal(10) ** places)
+
+
+def apply_step(step: str, columns: list[str], rows: list[list]) -> tuple[list[str], list[list]]:
+    """One numbered step of the prompt, read from its sentence and applied here."""
+    m = re.fullmatch(
+        r"Multiply every value of (.+) by ([\d.]+) and round the product to (\d) "
+        r"decimal places?, halves away from zero \(an empty cell stays empty\)\.",
+        step,
+    )
+    if m:
+        j, factor, places = columns.index(m.group(1)), Decimal(m.group(2)), int(m.group(3))
+        for r in rows:
+            if r[j] is not None:
+                r[j] = float(half_away(Decimal(repr(r[j])) * factor, places))
+        return columns, rows
+    m = re.fullmatch(
+        r"Keep only the rows whose (.+) is (greater|less) than( or equal to)? "
+        r"(-?[\d.]+); drop the others, and any row where it is empty\.",
+        step,
+    )
+    if m:
+        j, t = columns.index(m.group(1)), float(m.group(4))
+
+        def ok(v) -> bool:
+            if v is None:
+                return False
+            if v == t:
+                return m.group(3) is not None
+            return (v > t) == (m.group(2) == "greater")
+
+        return columns, [r for r in rows if ok(r[j])]
+    m = re.fullmatch(
+        r"Sort the rows by (.+), (largest|smallest) first; rows with equal \1 keep "
+        r"their order, and rows where it is empty go last, in their order\.",
+        step,
+    )
+    if m:
+        j = columns.index(m.group(1))
+        present = [r for r in rows if r[j] is not None]
+        sign = -1 if m.group(2) == "largest" else 1
+        keyed = sorted(range(len(present)), key=lambda i: (sign * present[i][j], i))
+        return columns, [present[i] for i in keyed] + [r for r in rows if r[j] is None]
+    m = re.fullmatch(r"Keep only these columns, in this order: (.+)\.", step)
+    assert m, step
+    names = m.group(1).split(", ")
+    assert all(n in columns for n in names), (names, columns)
+    return names, [[r[columns.index(n)] for n in names] for r in rows]
+
+
+def solve(prompt: str) -> tuple[str, list[str], list[list]]:
+    """(target format, columns, rows) of the transformed table, from the prompt text alone."""
+    _, target, columns, rows = read_prompt(prompt)
+    block = re.search(r"Apply these steps.*?:\n(.*?)\n\nWrite the resulting", prompt, re.S)
+    for line in block.group(1).splitlines():
+        number, _, step = line.partition(". ")
+        assert number.isdigit(), line
+        columns, rows = apply_step(step, columns, [list(r) for r in rows])
+    return target, columns, rows
+
+
+@pytest.mark.parametrize("d", HARD)
+def test_transformed_table_rederived_from_prompt(d: int) -> None:
+    for i in SEEDS:
+        q = make_hard(i, d)
+        rec = record(q)
+        target, columns, rows = solve(q.prompt)
+        assert target == rec["target_format"]
+        assert columns == rec["columns"] and rows == rec["rows"], (d, i, q.prompt)
+        answer = pandas_answer(target, columns, rows)
+        assert TASK.score(rec, f"<solution>\n{answer}\n</solution>").score == 1.0
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+
+
+def test_one_changed_cell_fails_a_transformed_question() -> None:
+    q = make_hard(2, 5)
+    rec = record(q)
+    rows = [list(r) for r in rec["rows"]]
+    j = next(j for j, v in enumerate(rows[-1]) if isinstance(v, float))
+    rows[-1][j] = rows[-1][j] + 0.01
+    assert (
+        TASK.score(
+            rec, f"<solution>{render(rec['target_format'], rec['columns'], rows)}</solution>"
+        ).score
+        == 0.0
+    )
+    untransformed = solve_untransformed(q.prompt)
+    assert TASK.score(rec, f"<solution>{untransformed}</solution>").score == 0.0
+
+
+def solve_untransformed(prompt: str) -> str:
+    _, target, columns, rows = read_prompt(prompt)
+    return render(target, columns, rows)
+
+
+def test_steps_and_effort_grow_with_difficulty() -> None:
+    def mean_effort(d: int) -> float:
+        return sum(record(make_hard(i, d))["effort"] for i in SEEDS) / len(SEEDS)
+
+    steps = [len(record(make_hard(0, d))["steps"]) for d in (1, 3, 5, 7, 9, 13)]
+    assert steps == sorted(steps) and steps[0] == 1 and steps[-1] >= 6
+    efforts = [mean_effort(d) for d in (1, 4, 8, 12, 20)]
+    assert efforts == sorted(efforts) and efforts[-1] > 4 * efforts[0]
+    assert difficulty(0) == ReformatConfig()
+    assert difficulty(30).min_rows > difficulty(12).min_rows
+
+
+def test_hard_questions_generate_quickly() -> None:
+    for d in (12, 20):
+        start = time.perf_counter()
+        make_hard(7, d)
+        assert time.perf_counter() - start < 2.0
+
+
+# The digest of questions 0..15 at d = 0 (references included) as v1 (commit 607738d) made them:
+# difficulty 0 stays byte for byte the v1 question.
+V1_DIGEST = "4946c0dae8210289b2ce525e2748357da64d3e07e6e50aca6bd8a6ea918c1014"
+
+
+def test_difficulty_zero_is_v1_byte_for_byte() -> None:
+    questions = [make_question(TASK, i, difficulty=0) for i in range(checks.DIGEST_COUNT)]
+    assert checks.question_digest(TASK, questions, with_reference=True) == V1_DIGEST

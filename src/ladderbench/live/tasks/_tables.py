@@ -16,9 +16,11 @@ carries what the tasks need to know about it:
 
 Without sources, a table follows one of six schemas (people, orders, products, flights, weather,
 books) and every value comes from the question's rng: Faker is seeded from it per table, the
-rest is drawn from it directly. With sources, the tasks draw from the given CSV files, in sorted
-file order; a file that pandas cannot parse, or with fewer than 2 columns or 3 rows, is a
-:class:`~ladderbench.errors.UserError` naming the file and the reason.
+rest is drawn from it directly. With sources, the tasks draw from the given CSV files newest
+first, each file only while no earlier question of the release drew on it (a table's CSV text is
+the question's material, :func:`fresh_source_tables`); a file that pandas cannot parse, or with
+fewer than 2 columns or 3 rows, is a :class:`~ladderbench.errors.UserError` naming the file and
+the reason.
 """
 
 from __future__ import annotations
@@ -964,6 +966,23 @@ def _parse_source(name: str, text: str) -> Table:
 def source_tables(sources: Sources) -> tuple[Table, ...]:
     """Every ``--sources`` table, in sorted file order (validated: see the module docstring)."""
     return tuple(_parse_source(name, sources.tables[name]) for name in sorted(sources.tables))
+
+
+def fresh_source_tables(sources: Sources, task: str) -> tuple[Table, ...]:
+    """The ``--sources`` tables no earlier question drew on, newest first (validated).
+
+    A table is material as a whole (its CSV text): once a question used it, no other question
+    of the release draws on it. Raises :class:`UserError` when every table was used.
+    """
+    names = sources.newest_first(sources.tables)
+    fresh = set(sources.fresh(sources.tables[name] for name in names))
+    unused = [name for name in names if sources.tables[name] in fresh]
+    if not unused:
+        raise UserError(
+            f"{task}: every --sources table ({len(names)}) was already served; run "
+            "'ladderbench live fetch' and pass --sources with new tables (or lower --per-task)"
+        )
+    return tuple(_parse_source(name, sources.tables[name]) for name in unused)
 
 
 def sample_indices(rng: random.Random, n: int, k: int) -> list[int]:

@@ -21,6 +21,21 @@ Scoring: the answer is a JSON object (or a Python dict, or "A -> B" / "A: B" lin
 columns of A to columns of B; names are matched exactly, else ignoring case. Entries mapped to
 null or "" are ignored, and an object written the other way round (B's names as keys) is read
 the right way round. The score is the F1 of the predicted pairs against the true ones.
+
+Sources: the newest ``--sources`` table no earlier question drew on; its CSV text is the
+question's material, so no table is served twice.
+
+Difficulty (0 = the questions above; ``difficulty(d)``). What each step adds: about 2-3 more
+rows (8+2d to 10+3d), up to one more column in A (4+d/2 to 5+d) and more columns only B has
+(1+d/3 to 2+d/2); a near-twin decoy every two steps (1 + d/2): a copy of a column (the ID
+first, so there are several candidate join keys) that keeps its look but differs on 60-75% of
+the rows, so a pair can only be confirmed by lining up rows and checking most of them; a rising
+share of meaningless B names (all of them from d = 5); and from d = 2 harder key
+transformations, named in the prompt: spaces around values, "Last First" without the comma,
+an ID's prefix moved behind its number ("42/ORD") or replaced by "#". Uniqueness holds as at
+d = 0: every chosen column differs from every other on at least half of B's rows (twins
+included), before and after rewriting. ``fields["effort"]`` counts the cells a reader compares:
+A's columns x B's columns x B's rows.
 """
 
 from __future__ import annotations
@@ -46,9 +61,9 @@ from ladderbench.live.tasks._tables import (
     Table,
     cell_text,
     csv_text,
+    fresh_source_tables,
     generate_table,
     sample_indices,
-    source_tables,
 )
 
 
@@ -66,6 +81,8 @@ class JoinConfig:
     min_kept_fraction: float = 0.6  # the share of A's rows that B keeps
     opaque_share: float = 0.3  # the share of questions whose B has meaningless column names
     max_source_columns: int = 10
+    twins: int = 0  # near copies of columns added to the table before cutting (decoys)
+    hard_rewrites: bool = False  # also pad, reorder and re-prefix B's keys and names
 
     def __post_init__(self) -> None:
         if not 3 <= self.min_rows <= self.max_rows:
@@ -82,6 +99,29 @@ class JoinConfig:
 
 CONFIG = JoinConfig()
 SUBTASKS = ("renamed", "opaque")
+
+
+def difficulty(d: int) -> JoinConfig:
+    """The config of difficulty ``d`` (0 = v1; see the module docstring for each step)."""
+    if d < 0:
+        raise ValueError(f"difficulty must be >= 0, got {d}")
+    if d == 0:
+        return CONFIG
+    return JoinConfig(
+        min_rows=8 + 2 * d,
+        max_rows=10 + 3 * d,
+        min_left_cols=4 + d // 2,
+        max_left_cols=5 + d,
+        min_right_only=1 + d // 3,
+        max_right_only=2 + d // 2,
+        opaque_share=min(1.0, 0.3 + 0.15 * d),
+        max_source_columns=10 + d,
+        twins=1 + d // 2,
+        hard_rewrites=d >= 2,
+    )
+
+
+_config_at = difficulty  # ``generate``'s argument shadows the name
 
 PROMPT_TEMPLATE = """\
 Below are two tables, A and B, as CSV. B describes some of the same records as A (not \
@@ -100,6 +140,13 @@ Which columns correspond? Answer with a JSON object that maps the name of each c
 has a counterpart in B to the name of that column of B, like {{"name in A": "name in B"}}. Each \
 column has at most one counterpart; leave out the columns of A that have none.
 Put your final answer inside <solution></solution> tags."""
+
+# Difficulty >= 2 also rewrites keys and names more ways: said where the prompt lists them.
+HARD_REWRITES = (
+    "a currency sign.",
+    "a currency sign, extra spaces around a value, name parts in another order with or without a "
+    'comma, an ID\'s prefix moved after its number or replaced by a "#".',
+)
 
 
 # ---------------------------------------------------------------- rewriting B's values
@@ -156,8 +203,11 @@ def _restyle_text(values: Sequence[Cell], rng: random.Random) -> list[Cell]:
     return [getattr(v, style)() if isinstance(v, str) else v for v in values]
 
 
-def rewrite(col: Column, rng: random.Random) -> list[Cell]:
-    """B's version of a column: the same information, usually written another way."""
+def rewrite(col: Column, rng: random.Random, hard: bool = False) -> list[Cell]:
+    """B's version of a column: the same information, usually written another way (``hard``:
+    also the ways of :func:`rewrite_hard`, for the keys, names and text)."""
+    if hard and col.fmt in HARD_FORMATS and rng.random() < 0.6:
+        return rewrite_hard(col, rng)
     values = list(col.values)
     fmt = col.fmt
 
@@ -221,6 +271,133 @@ def rewrite(col: Column, rng: random.Random) -> list[Cell]:
     if fmt == "isbn":
         return each(lambda v: str(v).replace("-", ""))
     return _restyle_text(values, rng)
+
+
+HARD_FORMATS = ("id", "person", "person_lf", "text", "category")
+
+
+def rewrite_hard(col: Column, rng: random.Random) -> list[Cell]:
+    """Key transformations a second system makes: an ID's prefix moved behind its number or
+    replaced by "#", name parts reordered without the comma, spaces around values."""
+
+    def each(fn: Any) -> list[Cell]:
+        return [None if v is None else fn(v) for v in col.values]
+
+    if col.fmt == "id":
+        style = rng.randrange(3)
+
+        def id_value(v: Cell) -> Cell:
+            m = _ID.search(str(v))
+            if not m:
+                return v
+            prefix, digits = m.group(1), m.group(2)
+            return (f"{int(digits)}/{prefix}", f"#{digits}", f"  {prefix.lower()} {digits} ")[style]
+
+        return each(id_value)
+    if col.fmt in ("person", "person_lf"):
+        upper = rng.random() < 0.5
+
+        def person(v: Cell) -> Cell:
+            text = str(v)
+            if col.fmt == "person":
+                first, _, last = text.partition(" ")
+            else:
+                last, _, first = text.partition(", ")
+            out = f"{last} {first}"
+            return out.upper() if upper else out
+
+        return each(person)
+    pad = rng.choice(("  {} ", " {}", "{}   "))
+    case = rng.choice(("upper", "lower", "title"))
+    return each(lambda v: pad.format(getattr(str(v), case)()) if isinstance(v, str) else v)
+
+
+# ---------------------------------------------------------------- decoy twins
+
+TWIN_PREFIXES = ("alt", "prev", "orig", "billing", "backup", "old", "est", "second", "ref", "last")
+TWIN_FORMATS = ("id", "date", "money", "float", "int", "person", "person_lf", "text", "category")
+
+
+def _decimals(v: float) -> int:
+    text = repr(v)
+    return len(text.partition(".")[2]) if "." in text and "e" not in text else 2
+
+
+def _changed(col: Column, i: int, rng: random.Random, taken: set[str]) -> Cell:
+    """Another value for row ``i`` of ``col``, of the same kind and look."""
+    v = col.values[i]
+    if v is None:
+        return None
+    if col.fmt == "id":
+        m = _ID.search(str(v))
+        if m:
+            width = len(m.group(2))
+            for _ in range(100):
+                digits = f"{rng.randrange(1, 10**width):0{width}d}"
+                new = str(v)[: m.start(2)] + digits + str(v)[m.end(2) :]
+                if new not in taken:
+                    return new
+        return v
+    if col.fmt == "date":
+        day = dt.date.fromisoformat(str(v)) + dt.timedelta(
+            days=rng.choice((-1, 1)) * rng.randint(1, 60)
+        )
+        return day.isoformat()
+    if isinstance(v, (int, float)):
+        for _ in range(20):
+            if isinstance(v, float):
+                places = _decimals(v)
+                number: float = round(v * rng.uniform(0.7, 1.3) + 10**-places, places)
+            else:
+                number = v + rng.choice((-1, 1)) * rng.randint(1, max(2, abs(v) // 5))
+            inside = col.lo is None or col.hi is None or col.lo <= number <= col.hi
+            if number != v and inside:
+                return number
+        return v
+    others = [str(w) for w in col.values if w is not None and w != v]
+    if col.fmt == "person" and others:  # First Last: another row's last name
+        return f"{str(v).partition(' ')[0]} {rng.choice(others).partition(' ')[2]}"
+    if col.fmt == "person_lf" and others:  # Last, First: another row's last name
+        return f"{rng.choice(others).partition(', ')[0]}, {str(v).partition(', ')[2]}"
+    return rng.choice(others) if others else v
+
+
+def twin(col: Column, name: str, rng: random.Random) -> Column:
+    """A near copy of ``col``: the same look, equal on a quarter to two fifths of the rows."""
+    n = len(col.values)
+    changed = set(rng.sample(range(n), max(1, round(n * rng.uniform(0.6, 0.75)))))
+    taken = {str(v) for v in col.values}
+    values: list[Cell] = []
+    for i in range(n):
+        value = _changed(col, i, rng, taken) if i in changed else col.values[i]
+        taken.add(str(value))
+        values.append(value)
+    return Column(name, tuple(values), col.fmt, "", col.role, col.lo, col.hi)
+
+
+def add_twins(base: Table, key: int | None, count: int, rng: random.Random) -> Table:
+    """``base`` with ``count`` decoy twins of its columns (the key's twin first), placed at
+    random after the key."""
+    able = [j for j, c in enumerate(base.columns) if c.fmt in TWIN_FORMATS and c.present]
+    if not able or count == 0:
+        return base
+    columns = list(base.columns)
+    names = {c.name.casefold() for c in columns}
+    prefixes = list(TWIN_PREFIXES)
+    rng.shuffle(prefixes)
+    for t in range(count):
+        j = key if t == 0 and key is not None and key in able else rng.choice(able)
+        name = next(
+            (
+                f"{p}_{base.columns[j].name}"
+                for p in prefixes
+                if f"{p}_{base.columns[j].name}".casefold() not in names
+            ),
+            f"{base.columns[j].name}_{t + 2}",
+        )
+        names.add(name.casefold())
+        columns.insert(rng.randint(1, len(columns)), twin(base.columns[j], name, rng))
+    return Table(base.name, tuple(columns))
 
 
 # ---------------------------------------------------------------- renaming B's columns
@@ -294,26 +471,28 @@ class JoinPair:
     left: Table
     right: Table
     mapping: dict[str, str]
+    material: tuple[str, ...] = ()
+    effort: int = 0  # cells to compare: A's columns x B's columns x B's rows
 
 
 def _bases(
     rng: random.Random, sources: Sources, cfg: JoinConfig
-) -> Iterator[tuple[Table, int | None]]:
-    """Tables to cut both sides from, in the order to try them, with their ID column's index.
+) -> Iterator[tuple[Table, int | None, tuple[str, ...]]]:
+    """Tables to cut both sides from, in the order to try them, with their ID column's index
+    and their material (a source table's CSV text), decoy twins added (``cfg.twins``).
 
     Without sources, one generated table (its first column is the ID). With sources, a sample of
-    each source table in turn, starting at a random one (a source table has no known ID).
+    each fresh source table in turn, newest first (a source table has no known ID).
     """
     n_rows = rng.randint(cfg.min_rows, cfg.max_rows)
     if not sources.tables:
-        yield generate_table(rng, n_rows), 0
+        yield add_twins(generate_table(rng, n_rows), 0, cfg.twins, rng), 0, ()
         return
-    tables = source_tables(sources)
-    first = rng.randrange(len(tables))
-    for base in tables[first:] + tables[:first]:
+    for base in fresh_source_tables(sources, "table_join"):
         rows = sample_indices(rng, base.n_rows, n_rows)
         cols = sample_indices(rng, len(base.columns), cfg.max_source_columns)
-        yield base.select(rows, cols), None
+        sample = add_twins(base.select(rows, cols), None, cfg.twins, rng)
+        yield sample, None, (sources.tables[base.name],)
 
 
 def _usable(base: Table, key: int | None, right_rows: list[int], rng: random.Random) -> list[int]:
@@ -335,7 +514,8 @@ def _usable(base: Table, key: int | None, right_rows: list[int], rng: random.Ran
 
 
 def build_pair(rng: random.Random, sources: Sources, cfg: JoinConfig, opaque: bool) -> JoinPair:
-    for base, key in _bases(rng, sources, cfg):
+    for drawn in _bases(rng, sources, cfg):
+        base, key, material = drawn
         n = base.n_rows
         kept_rows = max(2, min(n, round(n * rng.uniform(cfg.min_kept_fraction, 1.0))))
         right_rows = rng.sample(range(n), kept_rows)
@@ -348,6 +528,8 @@ def build_pair(rng: random.Random, sources: Sources, cfg: JoinConfig, opaque: bo
 
     n_left = min(rng.randint(cfg.min_left_cols, cfg.max_left_cols), max(2, len(usable) - 1))
     n_left = min(n_left, len(usable))
+    if cfg.twins:  # leave room for B's own columns
+        n_left = min(n_left, max(2, len(usable) - cfg.min_right_only))
     n_right_only = min(rng.randint(cfg.min_right_only, cfg.max_right_only), len(usable) - n_left)
     low = min(cfg.min_shared, n_left)
     n_shared = rng.randint(low, max(low, n_left - 1))
@@ -366,7 +548,7 @@ def build_pair(rng: random.Random, sources: Sources, cfg: JoinConfig, opaque: bo
     # B's values: rewritten, unless the rewriting makes them look like another column of A.
     right_values: list[list[Cell]] = []
     for j in right:
-        values = rewrite(base.columns[j], rng)
+        values = rewrite(base.columns[j], rng, cfg.hard_rewrites)
         texts = _texts(values, right_rows)
         if any(k != j and _alike(texts, _texts(base.columns[k].values, right_rows)) for k in left):
             values = list(base.columns[j].values)
@@ -380,7 +562,8 @@ def build_pair(rng: random.Random, sources: Sources, cfg: JoinConfig, opaque: bo
     )
     by_base = dict(zip(right, names))
     mapping = {base.columns[j].name: by_base[j] for j in left if j in by_base}
-    return JoinPair(left_table, right_table, mapping)
+    effort = len(left) * len(right) * len(right_rows)
+    return JoinPair(left_table, right_table, mapping, material, effort)
 
 
 # ---------------------------------------------------------------- reading an answer
@@ -478,12 +661,16 @@ class TableJoin(Task):
         self.config = config
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        opaque = rng.random() < self.config.opaque_share
-        pair = build_pair(rng, sources, self.config, opaque)
+        cfg = self.config if difficulty == 0 else _config_at(difficulty)
+        opaque = rng.random() < cfg.opaque_share
+        pair = build_pair(rng, sources, cfg, opaque)
         left, right = pair.left, pair.right
         prompt = PROMPT_TEMPLATE.format(
             left=csv_text(left.names, left.rows()), right=csv_text(right.names, right.rows())
         )
+        if cfg.hard_rewrites:
+            prompt = prompt.replace(HARD_REWRITES[0], HARD_REWRITES[1], 1)
+        extra = {"effort": pair.effort} if difficulty else {}
         return Question(
             prompt=prompt,
             ground_truth=json.dumps(pair.mapping, ensure_ascii=False),
@@ -493,7 +680,9 @@ class TableJoin(Task):
                 "left_columns": left.names,
                 "right_columns": right.names,
                 "mapping": pair.mapping,
+                **extra,
             },
+            material=pair.material,
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
