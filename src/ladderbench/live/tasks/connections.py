@@ -19,6 +19,7 @@ groups than the puzzle has, or that puts a word in two groups, hedges and scores
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -28,6 +29,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer, strip_think
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
@@ -39,10 +41,12 @@ GROUP_SIZE = 4
 
 @dataclass(frozen=True)
 class ConnectionsConfig:
-    """How many groups a puzzle has and whether one word is a red herring."""
+    """How many groups a puzzle has, whether one word is a (v1) red herring, and how many words
+    are decoys: red herrings that fit a second category, placed from d = 1 on."""
 
     groups: int
     red_herring: bool
+    decoys: int = 0
 
 
 SUBTASKS: dict[str, ConnectionsConfig] = {
@@ -50,6 +54,17 @@ SUBTASKS: dict[str, ConnectionsConfig] = {
     "medium": ConnectionsConfig(groups=3, red_herring=True),
     "hard": ConnectionsConfig(groups=4, red_herring=True),
 }
+DECOY_SUBTASK = "decoys"  # the subtask of every question at d >= 1
+MAX_DECOYS_PER_GROUP = 2  # a group keeps at least two words that fit it alone
+
+
+def difficulty_config(d: int) -> ConnectionsConfig:
+    """The puzzle at difficulty ``d >= 1`` (d = 0 is the v1 mix of ``SUBTASKS``): four groups
+    and one decoy at d = 1; each step adds a decoy, every third step a group as well."""
+    if d < 1:
+        raise ValueError(f"connections: difficulty {d} has no single config (0 is the v1 mix)")
+    return ConnectionsConfig(groups=4 + d // 3, red_herring=True, decoys=d)
+
 
 PROMPT_TEMPLATE = """\
 Sort these {count} words into {groups} groups of four. The four words in each group share a \
@@ -117,18 +132,39 @@ def lexicon() -> Lexicon:
     return parse_lexicon(json.loads(path.read_text(encoding="utf-8")))
 
 
+def category_material(cid: str) -> str:
+    """The text that stands for one category as material: a store never serves it twice."""
+    return f"connections category: {cid}"
+
+
+def fresh_categories(lex: Lexicon, sources: Sources, needed: int) -> list[str]:
+    """The categories no earlier question of the store drew on (sorted); a one-line UserError
+    when fewer than ``needed`` are left."""
+    fresh = [cid for cid in sorted(lex.links) if sources.is_fresh(category_material(cid))]
+    if len(fresh) < needed:
+        raise UserError(
+            f"connections: only {len(fresh)} of the {len(lex.links)} categories of the packaged "
+            f"lexicon (live/data/connections.json) are unused in this store and {needed} are "
+            "needed; lower --per-task or the difficulty (connections draws no --sources from "
+            "'ladderbench live fetch')"
+        )
+    return fresh
+
+
 def _draw(
-    rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon
+    rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon, fresh: list[str]
 ) -> tuple[list[str], dict[str, list[str]], str | None]:
-    """(chosen categories, their words, the red herring or None)."""
-    categories = sorted(lex.links)
-    herrings = lex.red_herrings
+    """The v1 draw (d = 0): (chosen categories, their words, the red herring or None)."""
+    categories = fresh
+    herrings = tuple(h for h in lex.red_herrings if lex.membership[h] & set(fresh))
     for _ in range(_MAX_DRAWS):
         herring = None
         if cfg.red_herring:
             herring = rng.choice(herrings)
-            home = rng.choice(sorted(lex.membership[herring]))
+            home = rng.choice(sorted(lex.membership[herring] & set(fresh)))
             others = [c for c in categories if c not in lex.membership[herring]]
+            if len(others) < cfg.groups - 1:
+                continue
             chosen = [home, *rng.sample(others, cfg.groups - 1)]
         else:
             chosen = rng.sample(categories, cfg.groups)
@@ -146,10 +182,91 @@ def _draw(
     raise ValueError("could not draw a connections puzzle")
 
 
+# ---------------------------------------------------------------- d >= 1: decoys
+
+
+def solve(words: list[str], lex: Lexicon, limit: int = 2) -> tuple[int, int]:
+    """(groupings found, search nodes): the ways to split ``words`` into groups of four that
+    each share a lexicon category, no category twice (any category, drawn or not), counted up to
+    ``limit``; the node count is the effort of a plain backtracking search."""
+    nodes = 0
+
+    def walk(left: tuple[str, ...], used: frozenset[str]) -> int:
+        nonlocal nodes
+        nodes += 1
+        if not left:
+            return 1
+        first, rest = left[0], left[1:]
+        found = 0
+        for cid in sorted(lex.membership[first] - used):
+            mates = [w for w in rest if cid in lex.membership[w]]
+            for trio in itertools.combinations(mates, GROUP_SIZE - 1):
+                remaining = tuple(w for w in rest if w not in trio)
+                found += walk(remaining, used | {cid})
+                if found >= limit:
+                    return found
+        return found
+
+    return walk(tuple(words), frozenset()), nodes
+
+
+def _linked_categories(rng: random.Random, lex: Lexicon, fresh: list[str], n: int) -> list[str]:
+    """``n`` fresh categories, each next one sharing a red herring with those before where it
+    can (so that herrings can cross between drawn groups)."""
+    links: dict[str, set[str]] = {cid: set() for cid in fresh}
+    for word in lex.red_herrings:
+        cats = [c for c in sorted(lex.membership[word]) if c in links]
+        for cid in cats:
+            links[cid].update(c for c in cats if c != cid)
+    chosen = [rng.choice([c for c in fresh if links[c]] or fresh)]
+    while len(chosen) < n:
+        near = sorted({c for cid in chosen for c in links[cid]} - set(chosen))
+        chosen.append(rng.choice(near or [c for c in fresh if c not in chosen]))
+    return chosen
+
+
+def _place_decoys(
+    rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon, groups: dict[str, list[str]]
+) -> list[str]:
+    """Swap up to ``cfg.decoys`` pure words for red herrings that fit their group and another
+    category, those that fit another drawn group first, keeping the grouping unique; returns
+    the herrings placed."""
+    drawn = set(groups)
+    candidates = [h for h in lex.red_herrings if lex.membership[h] & drawn]
+    rng.shuffle(candidates)
+    candidates.sort(key=lambda h: -len(lex.membership[h] & drawn))  # crossings first
+    placed: list[str] = []
+    for herring in candidates:
+        if len(placed) >= cfg.decoys:
+            break
+        home = rng.choice(sorted(lex.membership[herring] & drawn))
+        pure = [w for w in groups[home] if len(lex.membership[w]) == 1]
+        if len(pure) <= GROUP_SIZE - MAX_DECOYS_PER_GROUP:
+            continue
+        out = rng.choice(pure)
+        trial = sorted([*(w for w in groups[home] if w != out), herring])
+        words = [w for cid in sorted(groups) for w in (trial if cid == home else groups[cid])]
+        if solve(words, lex)[0] == 1:
+            groups[home] = trial
+            placed.append(herring)
+    return placed
+
+
+def _draw_decoyed(
+    rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon, fresh: list[str]
+) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """(chosen categories, their words, the herrings placed) for d >= 1."""
+    chosen = _linked_categories(rng, lex, fresh, cfg.groups)
+    groups = {cid: sorted(rng.sample(lex.pure[cid], GROUP_SIZE)) for cid in chosen}
+    return chosen, groups, _place_decoys(rng, cfg, lex, groups)
+
+
 # ---------------------------------------------------------------- answers
 
 _GROUP_SPLIT = re.compile(r"[\n;]+")
 _WORD_SPLIT = re.compile(r"\s*(?:,|/|\||\band\b|&)\s*", re.I)
+# What sets a label apart from the words: "Fish: ...", "Fish - ...", "Fish → ...", "... - fish".
+_LABEL_SEPARATOR = re.compile(r"\s*[:\u2192\u2013\u2014]\s*|\s*(?:->|=>)\s*|\s+-+\s+")
 _LABEL = re.compile(
     r"^\s*(?:[-*+\u2022>]|\(?\d{1,2}[.)]|(?:group|row|set)\s*(?:\d+\s*[.):-]?|[.):-]))\s*", re.I
 )
@@ -161,19 +278,36 @@ def _word_key(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", word) if ch.isalnum()).casefold()
 
 
+def _listed_words(segment: str) -> list[str]:
+    """The words one segment lists (bullets, numbering and parentheses dropped)."""
+    segment = _LABEL.sub("", segment.strip().strip("*`").strip(), count=1)
+    while _PAREN.search(segment):  # "(fish)" after or inside the group, nested too
+        segment = _PAREN.sub(" ", segment)
+    return [w for w in (_word_key(w) for w in _WORD_SPLIT.split(segment)) if w]
+
+
+def _group_words(part: str) -> list[str]:
+    """The words of one group line: of the segments a label separator (':', ' - ', '→', '—')
+    or a table's '|' cuts it into, the one listing the most words (the last on a tie: "Label:
+    words"); a line of single words between separators ("a - b - c - d") lists them all."""
+    part = part.strip().strip("*`").strip()
+    cells = [part]
+    if "|" in part and "," in part:  # a table row: "| Fish | salmon, trout, cod, tuna |"
+        cells = [cell for cell in part.split("|") if cell.strip()]
+    segments = [seg for cell in cells for seg in _LABEL_SEPARATOR.split(cell) if seg.strip()]
+    listed = [_listed_words(seg) for seg in segments]
+    best = max(reversed(listed), key=len, default=[])
+    if len(best) == 1 and len(listed) > 1:
+        return [w for words in listed for w in words]
+    return best
+
+
 def parse_groups(answer: str) -> list[frozenset[str]]:
     """The groups an answer gives: lines or ';'-separated parts with two or more listed words."""
     text = re.sub(r"\]\s*,?\s*\[", ";", answer)  # [["a", "b"], ["c", "d"]]
     groups = []
     for part in _GROUP_SPLIT.split(text):
-        part = part.strip().strip("*`").strip()
-        if ":" in part:  # "Fish: salmon, trout, ..." or "Group 1: ..."
-            part = part.rsplit(":", 1)[1]
-        part = _LABEL.sub("", part, count=1)
-        while _PAREN.search(part):  # "(fish)" after or inside the group, nested too
-            part = _PAREN.sub(" ", part)
-        words = [_word_key(w) for w in _WORD_SPLIT.split(part)]
-        words = [w for w in words if w]
+        words = _group_words(part)
         if len(words) >= 2:
             groups.append(frozenset(words))
     return groups
@@ -219,14 +353,23 @@ class Connections(Task):
     category = "language"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        subtask = rng.choice(sorted(SUBTASKS))
-        cfg = SUBTASKS[subtask]
         lex = lexicon()
-        chosen, groups, herring = _draw(rng, cfg, lex)
+        if difficulty <= 0:
+            subtask = rng.choice(sorted(SUBTASKS))
+            cfg = SUBTASKS[subtask]
+            chosen, groups, herring = _draw(rng, cfg, lex, fresh_categories(lex, sources, 4))
+            extra: dict[str, Any] = {"red_herring": herring}
+        else:
+            subtask, cfg = DECOY_SUBTASK, difficulty_config(difficulty)
+            fresh = fresh_categories(lex, sources, cfg.groups)
+            chosen, groups, decoys = _draw_decoyed(rng, cfg, lex, fresh)
+            extra = {"decoys": decoys}
         words = [w for cid in chosen for w in groups[cid]]
         rng.shuffle(words)
         ordered = sorted((groups[cid], cid) for cid in chosen)
         truth = [g for g, _ in ordered]
+        if difficulty > 0:
+            extra["search_nodes"] = solve(words, lex)[1]
         example = "\n".join(
             ", ".join(f"word{GROUP_SIZE * i + j + 1}" for j in range(GROUP_SIZE))
             for i in range(cfg.groups)
@@ -241,12 +384,9 @@ class Connections(Task):
             prompt=prompt,
             ground_truth="; ".join(", ".join(g) for g in truth),
             subtask=subtask,
-            fields={
-                "words": words,
-                "groups": truth,
-                "links": [lex.links[cid] for _, cid in ordered],
-                "red_herring": herring,
-            },
+            fields={"words": words, "groups": truth, "links": [lex.links[c] for _, c in ordered]}
+            | extra,
+            material=tuple(category_material(cid) for cid in chosen),
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
