@@ -270,6 +270,8 @@ _LABEL_SEPARATOR = re.compile(r"\s*[:\u2192\u2013\u2014]\s*|\s*(?:->|=>)\s*|\s+-
 _LABEL = re.compile(
     r"^\s*(?:[-*+\u2022>]|\(?\d{1,2}[.)]|(?:group|row|set)\s*(?:\d+\s*[.):-]?|[.):-]))\s*", re.I
 )
+# A markdown table's header row and the rule under it: "| link | words |\n|---|---|".
+_TABLE_HEAD = re.compile(r"^[^\n]*\|[^\n]*\n\s*\|?\s*:?-{3,}[-:| ]*\s*$", re.M)
 _PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]$")
 
 
@@ -305,6 +307,7 @@ def _group_words(part: str) -> list[str]:
 def parse_groups(answer: str) -> list[frozenset[str]]:
     """The groups an answer gives: lines or ';'-separated parts with two or more listed words."""
     text = re.sub(r"\]\s*,?\s*\[", ";", answer)  # [["a", "b"], ["c", "d"]]
+    text = _TABLE_HEAD.sub("\n", text)
     groups = []
     for part in _GROUP_SPLIT.split(text):
         words = _group_words(part)

@@ -373,6 +373,12 @@ def _matched(answer: str, originals: list[str]) -> list[int]:
     return indices
 
 
+def _last_line(text: str) -> str:
+    """An untagged reply's last line without a leading label ("Order: 3, 1, 2")."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return re.sub(r"^[^\d:]*:", "", lines[-1]) if lines else ""
+
+
 def final_listing(indices: list[int]) -> list[int]:
     """The listing an untagged reply ends with: walking back from its end over the sentences
     that match an original (prose lines between them skipped), up to the first sentence met a
@@ -420,7 +426,7 @@ class PlotUnscrambling(Task):
         n = len(originals)
         if not answer:
             return 0.0
-        labels = _numbers(answer.strip().splitlines()[-1] if untagged else answer, n)
+        labels = _numbers(_last_line(answer) if untagged else answer, n)
         if labels is not None:
             shuffled = [str(s) for s in record.get("shuffled") or []]
             position = {_key(s): i for i, s in enumerate(originals)}
