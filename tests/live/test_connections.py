@@ -4,6 +4,7 @@ lexicon (it must be the only one); the lexicon is audited; partial credit counts
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import cache
 
@@ -13,10 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import INDICES, RELEASE, make_question, record, tagged
 
-from ladderbench.live.base import Question
+from ladderbench.errors import UserError
+from ladderbench.live.base import Question, Sources, material_digest, question_rng
 from ladderbench.live.tasks.connections import (
     SUBTASKS,
     Connections,
+    category_material,
     lexicon,
     parse_groups,
     parse_lexicon,
@@ -29,6 +32,21 @@ LEXICON = checks.DATA / "connections.json"
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
+
+
+DIFFICULTIES = (*range(1, 9), 12, 20)
+SEEDS = range(8)
+
+
+def seeds(d: int) -> range:
+    """The seeds walked at ``d``: fewer at d = 20, whose exhaustive search takes seconds."""
+    return SEEDS if d <= 12 else range(3)
+
+
+@cache
+def make_at(d: int, index: int, release: str = RELEASE) -> Question:
+    """Question ``index`` of ``release`` at difficulty ``d``, from built-in data."""
+    return TASK.generate(question_rng(release, TASK.name, index), Sources.empty(), d)
 
 
 def score(q: Question, answer: str) -> float:
@@ -290,3 +308,160 @@ def test_malformed_records_score_zero() -> None:
 def test_score_in_range_on_word_soup(tokens: list[str]) -> None:
     reply = "<solution>" + " ".join(tokens) + "</solution>"
     checks.assert_scores_in_range(TASK, [record(make(2))], [reply])
+
+
+# ---------------------------------------------------------------- difficulty
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_decoy_puzzles_rederived_and_unique(d: int) -> None:
+    """From the prompt's words alone, an exhaustive search over every lexicon category finds
+    exactly one grouping, the ground truth; 4 + d // 2 groups."""
+    for index in seeds(d):
+        q = make_at(d, index)
+        n_groups, words = parse_prompt(q.prompt)
+        assert n_groups == 4 + d // 2 and len(words) == 4 * n_groups == len(set(words))
+        found = all_groupings(words)
+        assert len(found) == 1, (d, index, found)
+        assert set(found[0]) == {frozenset(g) for g in groups(q)}
+        assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_decoys_fit_a_second_category(d: int) -> None:
+    """Every listed decoy is a puzzle word that fits two or more lexicon categories; the words
+    that do are exactly the decoys; no group holds more than two; every step has one."""
+    member = memberships()
+    for index in seeds(d):
+        q = make_at(d, index)
+        decoys = q.fields["decoys"]
+        assert 1 <= len(decoys) <= d
+        assert sorted(w for w in q.fields["words"] if len(member[w]) > 1) == sorted(decoys)
+        for group in groups(q):
+            assert sum(w in decoys for w in group) <= 2
+
+
+def candidate_groups(words: list[str]) -> int:
+    """How many 4-word sets of the puzzle share a lexicon category: the groups a solver must
+    weigh (1 per group when nothing is ambiguous)."""
+    member = memberships()
+    per_category: dict[str, int] = {}
+    for word in words:
+        for cat in member[word]:
+            per_category[cat] = per_category.get(cat, 0) + 1
+    return sum(math.comb(k, 4) for k in per_category.values())
+
+
+def test_difficulty_grows_with_d() -> None:
+    """Averaged over seeds, the candidate groups (search space) and the words to place grow at
+    every step from d = 1 to 8 and on to 12 and 20; d = 1 is past every v1 puzzle."""
+
+    def mean(d: int, size) -> float:
+        return sum(size(make_at(d, i)) for i in seeds(d)) / len(seeds(d))
+
+    space = [mean(d, lambda q: candidate_groups(q.fields["words"])) for d in DIFFICULTIES]
+    assert space == sorted(space) and len(set(space)) == len(space), space
+    words = [mean(d, lambda q: len(q.fields["words"])) for d in DIFFICULTIES]
+    assert words == sorted(words) and words[-1] >= 40
+    v1 = max(candidate_groups(make(i).fields["words"]) for i in INDICES)
+    assert mean(1, lambda q: candidate_groups(q.fields["words"])) > v1 - 1
+
+
+def test_difficulty_zero_is_v1_and_difficulty_is_deterministic() -> None:
+    for index in range(8):
+        assert make_at(0, index) == make(index)
+        fresh = TASK.generate(question_rng(RELEASE, TASK.name, index), Sources.empty(), 5)
+        assert fresh == make_at(5, index)
+
+
+# ---------------------------------------------------------------- material
+
+
+def test_each_category_is_material() -> None:
+    ids = {e["link"]: e["id"] for e in raw_lexicon()["categories"]}
+    for q in [*(make(i) for i in range(8)), *(make_at(4, i) for i in range(8))]:
+        assert sorted(q.material) == sorted(
+            category_material(ids[link]) for link in q.fields["links"]
+        )
+
+
+@pytest.mark.parametrize("d", (0, 3))
+def test_a_store_never_serves_a_category_twice(d: int) -> None:
+    """Questions drawn one after another, each marking its material used, never repeat a
+    category; when too few are left the error is one line naming the pool."""
+    sources, seen, index = Sources.empty(), set(), 0
+    with pytest.raises(UserError) as failure:
+        while True:
+            q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+            links = set(q.fields["links"])
+            assert not links & seen, (index, links & seen)
+            seen |= links
+            sources = sources.using(q.material)
+            index += 1
+    message = str(failure.value)
+    assert "\n" not in message and "connections.json" in message and "--per-task" in message
+    assert len(seen) > len(raw_lexicon()["categories"]) - 4 - 4 * (d // 2 + 4)
+
+
+def test_used_categories_are_not_drawn() -> None:
+    used = {material_digest(category_material(e["id"])) for e in raw_lexicon()["categories"][:40]}
+    banned = {e["link"] for e in raw_lexicon()["categories"][:40]}
+    sources = Sources(used=frozenset(used))
+    for d in (0, 2, 6):
+        for index in range(6):
+            q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+            assert not set(q.fields["links"]) & banned
+
+
+# ---------------------------------------------------------------- v2 reply formats
+
+
+def test_label_arrow_pipe_and_table_formats_score_one() -> None:
+    for q in [*(make(i) for i in range(16)), make_at(6, 0)]:
+        g = groups(q)
+        links = q.fields["links"]
+        pairs = list(zip(links, g))
+        variants = [
+            tagged([f"{link.title()} - " + ", ".join(x) for link, x in pairs]),
+            tagged([f"{link} \u2192 " + ", ".join(x) for link, x in pairs]),
+            tagged([f"{link} -> " + ", ".join(w.upper() for w in x) for link, x in pairs]),
+            tagged([f"**{link}** \u2014 " + ", ".join(x) for link, x in pairs]),
+            tagged([", ".join(x) + f" - {link}" for link, x in pairs]),
+            tagged([", ".join(x) + f" \u2192 {link}" for link, x in pairs]),
+            tagged([" | ".join(x) for x in g]),
+            tagged([f"{k}. " + " | ".join(x) for k, x in enumerate(g, 1)]),
+            tagged(
+                ["| link | words |", "|---|---|", *(f"| {a} | {', '.join(x)} |" for a, x in pairs)]
+            ),
+            tagged([" - ".join(x) for x in g]),
+            "Groups:\n\n" + "\n".join(f"{link} - " + ", ".join(x) for link, x in pairs),
+        ]
+        for text in variants:
+            assert score(q, text) == 1.0, text
+
+
+def test_new_formats_give_no_credit_to_wrong_groups() -> None:
+    """A wrong word in a labelled group breaks that group whatever the format, and a label that
+    is itself a puzzle word is not read as a fifth word or as a group."""
+    for index in range(16):
+        q = make(index)
+        g = groups(q)
+        k = len(g)
+        links = q.fields["links"]
+        a, b = list(g[0]), list(g[1])
+        a[0], b[0] = b[0], a[0]
+        broken = [a, b, *g[2:]]
+        for fmt in (
+            lambda link, x: f"{link} - " + ", ".join(x),
+            lambda link, x: f"{link} \u2192 " + ", ".join(x),
+            lambda link, x: ", ".join(x) + f" - {link}",
+            lambda link, x: " | ".join(x),
+        ):
+            reply = tagged([fmt(link, x) for link, x in zip(links, broken)])
+            assert score(q, reply) == pytest.approx((k - 2) / k), reply
+        # "three right words - the fourth" is a group of three: wrong.
+        three = [", ".join(x[:3]) + f" - {x[3]}" for x in g]
+        assert score(q, tagged(three)) == 0.0
+        # A group padded with another group's word on the label side is read without it.
+        label_word = [f"{g[1][0]} - " + ", ".join(g[0]), *(", ".join(x) for x in g[1:])]
+        assert score(q, tagged(label_word)) == 1.0

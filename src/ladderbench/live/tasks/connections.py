@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import re
 import unicodedata
@@ -60,10 +61,10 @@ MAX_DECOYS_PER_GROUP = 2  # a group keeps at least two words that fit it alone
 
 def difficulty_config(d: int) -> ConnectionsConfig:
     """The puzzle at difficulty ``d >= 1`` (d = 0 is the v1 mix of ``SUBTASKS``): four groups
-    and one decoy at d = 1; each step adds a decoy, every third step a group as well."""
+    and one decoy at d = 1; each step adds a decoy, every second step a group as well."""
     if d < 1:
         raise ValueError(f"connections: difficulty {d} has no single config (0 is the v1 mix)")
-    return ConnectionsConfig(groups=4 + d // 3, red_herring=True, decoys=d)
+    return ConnectionsConfig(groups=4 + d // 2, red_herring=True, decoys=d)
 
 
 PROMPT_TEMPLATE = """\
@@ -228,28 +229,56 @@ def _linked_categories(rng: random.Random, lex: Lexicon, fresh: list[str], n: in
 def _place_decoys(
     rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon, groups: dict[str, list[str]]
 ) -> list[str]:
-    """Swap up to ``cfg.decoys`` pure words for red herrings that fit their group and another
-    category, those that fit another drawn group first, keeping the grouping unique; returns
-    the herrings placed."""
-    drawn = set(groups)
-    candidates = [h for h in lex.red_herrings if lex.membership[h] & drawn]
-    rng.shuffle(candidates)
-    candidates.sort(key=lambda h: -len(lex.membership[h] & drawn))  # crossings first
+    """Swap up to ``cfg.decoys`` pure words, one at a time, for red herrings that fit their
+    group and another category, keeping the grouping unique. Each time the swap that most
+    enlarges the search is taken: the most new candidate groups (four puzzle words sharing a
+    category), then the most puzzle words already sharing the herring's other categories.
+    Returns the herrings placed."""
+    drawn = sorted(groups)
+    moves = [(h, home) for h in lex.red_herrings for home in sorted(lex.membership[h] & set(drawn))]
+    rng.shuffle(moves)
     placed: list[str] = []
-    for herring in candidates:
-        if len(placed) >= cfg.decoys:
+    while len(placed) < cfg.decoys:
+        counts = _category_counts([w for cid in drawn for w in groups[cid]], lex)
+        ranked = sorted(
+            (m for m in moves if m[0] not in placed and _has_room(groups[m[1]], lex)),
+            key=lambda m: _lure(m[0], m[1], counts, lex),
+            reverse=True,
+        )
+        for herring, home in ranked:
+            out = rng.choice([w for w in groups[home] if len(lex.membership[w]) == 1])
+            trial = sorted([*(w for w in groups[home] if w != out), herring])
+            words = [w for cid in drawn for w in (trial if cid == home else groups[cid])]
+            if solve(words, lex)[0] == 1:
+                groups[home] = trial
+                placed.append(herring)
+                break
+        else:
             break
-        home = rng.choice(sorted(lex.membership[herring] & drawn))
-        pure = [w for w in groups[home] if len(lex.membership[w]) == 1]
-        if len(pure) <= GROUP_SIZE - MAX_DECOYS_PER_GROUP:
-            continue
-        out = rng.choice(pure)
-        trial = sorted([*(w for w in groups[home] if w != out), herring])
-        words = [w for cid in sorted(groups) for w in (trial if cid == home else groups[cid])]
-        if solve(words, lex)[0] == 1:
-            groups[home] = trial
-            placed.append(herring)
     return placed
+
+
+def _category_counts(words: list[str], lex: Lexicon) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for word in words:
+        for cid in lex.membership[word]:
+            counts[cid] = counts.get(cid, 0) + 1
+    return counts
+
+
+def _has_room(group: list[str], lex: Lexicon) -> bool:
+    """Whether a group may take another decoy (it keeps two words that fit it alone)."""
+    pure = sum(len(lex.membership[w]) == 1 for w in group)
+    return pure > GROUP_SIZE - MAX_DECOYS_PER_GROUP
+
+
+def _lure(herring: str, home: str, counts: dict[str, int], lex: Lexicon) -> tuple[int, int]:
+    """(new candidate groups, puzzle words sharing its other categories) a herring brings."""
+    others = sorted(lex.membership[herring] - {home})
+    new_groups = sum(
+        math.comb(counts.get(c, 0) + 1, 4) - math.comb(counts.get(c, 0), 4) for c in others
+    )
+    return new_groups, sum(counts.get(c, 0) for c in others)
 
 
 def _draw_decoyed(
