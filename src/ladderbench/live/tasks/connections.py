@@ -1,20 +1,32 @@
-"""Connections: sort 8, 12 or 16 words into groups of four that share a hidden link.
+"""Connections: sort 8, 12 or 16 words (more from d = 1) into groups of four with a hidden link.
 
 The words come from a shipped lexicon (``live/data/connections.json``): categories of "pure"
 words that belong to that category only, and red herrings, words that fit two or more categories
-(BASS is a fish and a string instrument). A puzzle draws 2, 3 or 4 categories and four words from
-each; from ``medium`` up, one of those words is a red herring whose other categories were not
-drawn, so it tempts a solver towards a group that is not there. Every word of a puzzle belongs to
-exactly one drawn category, so the grouping is unique.
+(BASS is a fish and a string instrument). Each category is material: a store never serves a
+category twice, and when too few unused ones are left the task says so in one line.
+
+Difficulty ``d``. At d = 0 (v1) a puzzle draws 2, 3 or 4 categories and four words from each;
+from ``medium`` up, one of those words is a red herring whose other categories were not drawn, so
+it tempts a solver towards a group that is not there. From d = 1 a puzzle has 4 + d // 2 groups,
+drawn so that they share red herrings, and d decoys (at most two per group): red herrings placed
+one at a time where they enlarge the search most, first those that fit a second *drawn* group
+(that group then seems to have five or six members and only counting resolves it), then those
+that gather words of an undrawn category (a group that cannot be completed). Each step adds a
+decoy, every second step a group as well. After every placement an exhaustive search over all
+lexicon categories checks that exactly one grouping uses every word once, so the answer stays
+unique; the search's node count is recorded as ``search_nodes``.
 
 Why it is hard: the links are never named, some are wordplay (palindromes, words before BALL),
 groups sit side by side with near neighbours (fish and words before FLY, blues and gemstones), and
-a red herring looks like it fits elsewhere.
+decoys fit two groups, so a greedy solver that fixes the first group it sees goes wrong.
 
 Scoring: the answer is the <solution> content (or, in a reply without answer tags, its last
-paragraph); the score is the fraction of the puzzle's groups the answer gives exactly (order of
-groups and of the words inside a group does not matter, case-insensitive). An answer with more
-groups than the puzzle has, or that puts a word in two groups, hedges and scores 0.
+paragraph); a group is one line or ';'-separated part, its words separated by commas, '/', '|',
+'and' or '&'; a label before or after the words (``Fish: ...``, ``Fish - ...``, ``Fish → ...``,
+``... - fish``, a markdown table row ``| fish | ... |``) is set aside by keeping the segment that
+lists the most words. The score is the fraction of the puzzle's groups the answer gives exactly
+(order of groups and of the words inside a group does not matter, case-insensitive). An answer
+with more groups than the puzzle has, or that puts a word in two groups, hedges and scores 0.
 """
 
 from __future__ import annotations

@@ -1,19 +1,35 @@
 """Plot unscrambling: put the shuffled sentences of a short narrative back in their order.
 
 A narrative passage (from the project's corpus, whose narratives were written so that their order
-is unambiguous, or a paragraph of five to twelve sentences from ``--sources``) is split into
-sentences and shown numbered in a shuffled order, far enough from the original that copying it
-earns at most half credit. The model returns the sentences in the order it believes is right.
+is unambiguous, or a paragraph of five to twelve sentences from ``--sources``, newest file first)
+is split into sentences and shown numbered in a shuffled order, far enough from the original that
+copying it earns at most half credit. The model returns the sentences in the order it believes is
+right. Each passage is material: a store never serves it twice, and when none is left the task
+says so in one line.
 
 Why it is hard: the order is never stated; it has to be rebuilt from causal and temporal cues
 spread across the passage (who is introduced first, what must happen before what), and a single
 misplaced sentence costs credit. In the ``anchored`` subtask the opening sentence is left in place
 and said to be so; in ``free`` every sentence may have moved.
 
-Scoring: each sentence of the answer is matched to its nearest original sentence (rapidfuzz
-ratio; a line that resembles none counts as junk), and the score is 1 - (Levenshtein distance
-between the matched index sequence and 0..n-1) / n, clamped to [0, 1]. An answer given as the
-numbers of the shuffled sentences ("3, 1, 4, 2, ...") is read through the shuffled order.
+Difficulty ``d`` (0 = the v1 mix above). From d = 1 no sentence is anchored and the shuffle is
+further from the original (at least min(0.9, 0.5 + 0.05 d) of n edits); what each step adds:
+
+- with ``--sources`` (``long``): a run of consecutive paragraphs of one source text with 4d + 5
+  to 8d + 12 sentences: four more sentences to place per step, with cues spread across paragraphs;
+- from the packaged corpus (``mixed``): d + 1 narratives (7 sentences each on average) shuffled
+  together; the model must tell the passages apart by content and order each one, and writes the
+  passages in the order the prompt gives by naming one sentence of each (never its first): one
+  more passage, and about seven more sentences, per step.
+
+Scoring: the answer is the content of the last <solution> (or <answer>, \\boxed) tag, or, in a
+reply with no tag, the whole reply, as LiveBench reads it; there the listing it ends with counts
+(prose lines skipped, stopping at the first sentence met twice: the reasoning before it). Each
+sentence of the answer is matched to its nearest original sentence (rapidfuzz ratio; a line that
+resembles none counts as junk), and the score is 1 - (Levenshtein distance between the matched
+index sequence and 0..n-1) / n, clamped to [0, 1]. An answer given as the numbers of the shuffled
+sentences ("3, 1, 4, 2, ...", or an untagged reply's last line "Order: 3, 1, 4, 2") is read
+through the shuffled order.
 """
 
 from __future__ import annotations
@@ -22,6 +38,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -193,7 +210,7 @@ def _distinct(sentences: list[str]) -> bool:
     )
 
 
-def material_of(sentences: list[str]) -> str:
+def material_of(sentences: Sequence[str]) -> str:
     """The passage a list of sentences was split from: the material a question names."""
     return " ".join(sentences)
 
