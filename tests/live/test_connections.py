@@ -20,6 +20,7 @@ from ladderbench.live.tasks.connections import (
     SUBTASKS,
     Connections,
     category_material,
+    full_lexicon,
     lexicon,
     parse_groups,
     parse_lexicon,
@@ -27,6 +28,7 @@ from ladderbench.live.tasks.connections import (
 
 TASK = Connections()
 LEXICON = checks.DATA / "connections.json"
+ADDITIONS = checks.DATA / "connections_v2.json"
 
 
 @cache
@@ -63,20 +65,30 @@ def raw_lexicon() -> dict:
 
 
 @cache
-def memberships() -> dict[str, frozenset[str]]:
-    """Every word's categories, read straight from the JSON file."""
+def raw_additions() -> dict:
+    return json.loads(ADDITIONS.read_text())
+
+
+@cache
+def memberships(full: bool = False) -> dict[str, frozenset[str]]:
+    """Every word's categories, read straight from the JSON file (with ``full``, and from the
+    additions file that d >= 1 draws on too)."""
     found: dict[str, set[str]] = {}
-    for entry in raw_lexicon()["categories"]:
-        for word in entry["words"]:
-            found.setdefault(word, set()).add(entry["id"])
-    for entry in raw_lexicon()["red_herrings"]:
-        found.setdefault(entry["word"], set()).update(entry["categories"])
+    files = [raw_lexicon(), raw_additions()] if full else [raw_lexicon()]
+    for data in files:
+        for entry in data["categories"]:
+            for word in entry["words"]:
+                found.setdefault(word, set()).add(entry["id"])
+        for entry in [*data["red_herrings"], *data.get("also", [])]:
+            found.setdefault(entry["word"], set()).update(entry["categories"])
     return {w: frozenset(c) for w, c in found.items()}
 
 
-def all_groupings(words: list[str], limit: int = 3) -> list[list[frozenset[str]]]:
+def all_groupings(
+    words: list[str], limit: int = 3, full: bool = False
+) -> list[list[frozenset[str]]]:
     """Every way to split the words into groups of four that each share one lexicon category."""
-    member = memberships()
+    member = memberships(full)
     found: list[list[frozenset[str]]] = []
 
     def walk(left: list[str], used: set[str], acc: list[frozenset[str]]) -> None:
@@ -193,6 +205,24 @@ def test_lexicon_size_and_shape() -> None:
     assert parse_lexicon(data).links == lexicon().links
 
 
+def test_full_lexicon_size_and_shape() -> None:
+    """With the additions: 90+ categories, each with 6+ words and 4+ that fit it alone; the
+    parsed lexicon agrees with the files read here."""
+    member = memberships(full=True)
+    ids = [e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]]
+    assert len(ids) == len(set(ids)) >= 90
+    for cid in ids:
+        assert sum(cid in cats for cats in member.values()) >= 6, cid
+        assert sum(cats == {cid} for cats in member.values()) >= 4, cid
+    lex = full_lexicon()
+    assert sorted(lex.links) == sorted(ids)
+    assert dict(lex.membership) == member
+    assert len(lex.red_herrings) >= 100
+    also = {e["word"] for e in raw_additions()["also"]}
+    added = {e["word"] for e in raw_additions()["red_herrings"]}
+    assert also <= set(lexicon().membership) and not also & added
+
+
 @pytest.mark.parametrize(
     ("names", "category"),
     [
@@ -203,15 +233,17 @@ def test_lexicon_size_and_shape() -> None:
         (PLANETS, "planets"),
     ],
 )
-def test_closed_lists_are_complete(names: set[str], category: str) -> None:
+@pytest.mark.parametrize("full", [False, True])
+def test_closed_lists_are_complete(names: set[str], category: str, full: bool) -> None:
     """A word that is a chemical element (NATO word, month...) is listed as one."""
-    for word, cats in memberships().items():
+    for word, cats in memberships(full).items():
         if word in names:
             assert category in cats, word
 
 
-def test_palindromes_are_listed() -> None:
-    for word, cats in memberships().items():
+@pytest.mark.parametrize("full", [False, True])
+def test_palindromes_are_listed(full: bool) -> None:
+    for word, cats in memberships(full).items():
         assert (word == word[::-1]) == ("palindromes" in cats), word
 
 
@@ -321,7 +353,7 @@ def test_decoy_puzzles_rederived_and_unique(d: int) -> None:
         q = make_at(d, index)
         n_groups, words = parse_prompt(q.prompt)
         assert n_groups == 4 + d // 2 and len(words) == 4 * n_groups == len(set(words))
-        found = all_groupings(words)
+        found = all_groupings(words, full=True)
         assert len(found) == 1, (d, index, found)
         assert set(found[0]) == {frozenset(g) for g in groups(q)}
         assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
@@ -331,7 +363,7 @@ def test_decoy_puzzles_rederived_and_unique(d: int) -> None:
 def test_decoys_fit_a_second_category(d: int) -> None:
     """Every listed decoy is a puzzle word that fits two or more lexicon categories; the words
     that do are exactly the decoys; no group holds more than two; every step has one."""
-    member = memberships()
+    member = memberships(full=True)
     for index in seeds(d):
         q = make_at(d, index)
         decoys = q.fields["decoys"]
@@ -344,7 +376,7 @@ def test_decoys_fit_a_second_category(d: int) -> None:
 def candidate_groups(words: list[str]) -> int:
     """How many 4-word sets of the puzzle share a lexicon category: the groups a solver must
     weigh (1 per group when nothing is ambiguous)."""
-    member = memberships()
+    member = memberships(full=True)
     per_category: dict[str, int] = {}
     for word in words:
         for cat in member[word]:
@@ -378,7 +410,7 @@ def test_difficulty_zero_is_v1_and_difficulty_is_deterministic() -> None:
 
 
 def test_each_category_is_material() -> None:
-    ids = {e["link"]: e["id"] for e in raw_lexicon()["categories"]}
+    ids = {e["link"]: e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]}
     for q in [*(make(i) for i in range(8)), *(make_at(4, i) for i in range(8))]:
         assert sorted(q.material) == sorted(
             category_material(ids[link]) for link in q.fields["links"]
@@ -400,7 +432,8 @@ def test_a_store_never_serves_a_category_twice(d: int) -> None:
             index += 1
     message = str(failure.value)
     assert "\n" not in message and "connections.json" in message and "--per-task" in message
-    assert len(seen) > len(raw_lexicon()["categories"]) - 4 - 4 * (d // 2 + 4)
+    total = len(raw_lexicon()["categories"]) + (len(raw_additions()["categories"]) if d else 0)
+    assert len(seen) > total - 4 - 4 * (d // 2 + 4)
 
 
 def test_used_categories_are_not_drawn() -> None:

@@ -1,6 +1,7 @@
 """Connections: sort 8, 12 or 16 words (more from d = 1) into groups of four with a hidden link.
 
-The words come from a shipped lexicon (``live/data/connections.json``): categories of "pure"
+The words come from a shipped lexicon (``live/data/connections.json``; from d = 1 with the
+additions of ``connections_v2.json``: more categories, more red herrings): categories of "pure"
 words that belong to that category only, and red herrings, words that fit two or more categories
 (BASS is a fish and a string instrument). Each category is material: a store never serves a
 category twice, and when too few unused ones are left the task says so in one line.
@@ -139,10 +140,49 @@ def parse_lexicon(data: dict[str, Any]) -> Lexicon:
     return Lexicon(links, pure, {w: frozenset(c) for w, c in membership.items()})
 
 
+def _read_data(name: str) -> dict[str, Any]:
+    path = resources.files("ladderbench.live") / "data" / name
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
-    path = resources.files("ladderbench.live") / "data" / "connections.json"
-    return parse_lexicon(json.loads(path.read_text(encoding="utf-8")))
+    """The v1 lexicon: what difficulty 0 draws from (unchanged, so v1 questions regenerate)."""
+    return parse_lexicon(_read_data("connections.json"))
+
+
+@lru_cache(maxsize=1)
+def full_lexicon() -> Lexicon:
+    """The v1 lexicon with ``connections_v2.json``'s additions: what d >= 1 draws from."""
+    return parse_lexicon(with_additions(_read_data("connections.json"), _read_data(ADDITIONS)))
+
+
+ADDITIONS = "connections_v2.json"
+
+
+def with_additions(data: dict[str, Any], additions: dict[str, Any]) -> dict[str, Any]:
+    """A lexicon with more categories and red herrings; a word listed under ``also`` gains
+    further categories (a pure word becomes a red herring, leaving its category's pure list)."""
+    also = {e["word"]: list(e["categories"]) for e in additions.get("also", [])}
+    herrings = [dict(e) for e in data.get("red_herrings", [])]
+    for entry in herrings:
+        entry["categories"] = [*entry["categories"], *also.pop(entry["word"], [])]
+    categories = []
+    for entry in data.get("categories", []):
+        words = [w for w in entry["words"] if w not in also]
+        herrings += [
+            {"word": w, "categories": [entry["id"], *also.pop(w)]}
+            for w in entry["words"]
+            if w in also
+        ]
+        categories.append({**entry, "words": words})
+    if also:
+        raise ValueError(f"connections additions: {sorted(also)[0]!r} is not in the lexicon")
+    return {
+        "categories": [*categories, *additions.get("categories", [])],
+        "red_herrings": [*herrings, *additions.get("red_herrings", [])],
+    }
 
 
 def category_material(cid: str) -> str:
@@ -157,7 +197,8 @@ def fresh_categories(lex: Lexicon, sources: Sources, needed: int) -> list[str]:
     if len(fresh) < needed:
         raise UserError(
             f"connections: only {len(fresh)} of the {len(lex.links)} categories of the packaged "
-            f"lexicon (live/data/connections.json) are unused in this store and {needed} are "
+            f"lexicon (live/data/connections.json, from d = 1 with {ADDITIONS}) are unused in "
+            f"this store and {needed} are "
             "needed; lower --per-task or the difficulty (connections draws no --sources from "
             "'ladderbench live fetch')"
         )
@@ -405,6 +446,7 @@ class Connections(Task):
             extra: dict[str, Any] = {"red_herring": herring}
         else:
             subtask, cfg = DECOY_SUBTASK, difficulty_config(difficulty)
+            lex = full_lexicon()
             fresh = fresh_categories(lex, sources, cfg.groups)
             chosen, groups, decoys = _draw_decoyed(rng, cfg, lex, fresh)
             extra = {"decoys": decoys}
