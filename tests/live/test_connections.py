@@ -498,3 +498,10 @@ def test_new_formats_give_no_credit_to_wrong_groups() -> None:
         # A group padded with another group's word on the label side is read without it.
         label_word = [f"{g[1][0]} - " + ", ".join(g[0]), *(", ".join(x) for x in g[1:])]
         assert score(q, tagged(label_word)) == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*make_at(6, 1).fields["words"], ",", "-", "|", "\n", ":"])))
+def test_score_in_range_on_decoy_puzzles(tokens: list[str]) -> None:
+    replies = [" ".join(tokens), tagged([" ".join(tokens)])]
+    checks.assert_scores_in_range(TASK, [record(make_at(6, 1))], replies)

@@ -358,3 +358,10 @@ def test_sources_drawn_newest_first_and_fresh() -> None:
     spent = used.using([old_story])
     with pytest.raises(UserError, match=r"plot_unscrambling.*live fetch"):
         TASK.generate(question_rng(RELEASE, TASK.name, 0), spent)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*sentences(make_at(2, 1)), "1", "Order: 2, 1", "- ", "junk"])))
+def test_score_in_range_on_mixed_passages(lines: list[str]) -> None:
+    q = make_at(2, 1)
+    checks.assert_scores_in_range(TASK, [record(q)], ["\n".join(lines), tagged(lines)])
