@@ -373,6 +373,17 @@ def test_decoys_fit_a_second_category(d: int) -> None:
             assert sum(w in decoys for w in group) <= 2
 
 
+def test_wordplay_groups_grow_with_d() -> None:
+    """Up to d // 2 groups have a wordplay link (the additions' ``subtle`` list)."""
+    subtle = set(raw_additions()["subtle"])
+    links = {e["link"]: e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]}
+    assert len(subtle) >= 10 and subtle <= set(links.values())
+    for d in DIFFICULTIES:
+        for index in seeds(d):
+            drawn = [links[link] for link in make_at(d, index).fields["links"]]
+            assert sum(cid in subtle for cid in drawn) >= min(d // 2, len(subtle)), (d, drawn)
+
+
 def candidate_groups(words: list[str]) -> int:
     """How many 4-word sets of the puzzle share a lexicon category: the groups a solver must
     weigh (1 per group when nothing is ambiguous)."""
@@ -385,18 +396,29 @@ def candidate_groups(words: list[str]) -> int:
 
 
 def test_difficulty_grows_with_d() -> None:
-    """Averaged over seeds, the candidate groups (search space) and the words to place grow at
-    every step from d = 1 to 8 and on to 12 and 20; d = 1 is past every v1 puzzle."""
+    """Measured from the prompt's words and the lexicon files: the ambiguous words (fitting two
+    or more categories) grow by one at every step, the words to place every second step, and the
+    candidate groups (4-word sets sharing a category: the search space) never shrink on average
+    and grow several-fold from d = 1 to 12; d = 1 is past every v1 puzzle."""
+    member = memberships(full=True)
 
     def mean(d: int, size) -> float:
-        return sum(size(make_at(d, i)) for i in seeds(d)) / len(seeds(d))
+        return sum(size(make_at(d, i)) for i in range(16 if d <= 12 else 3)) / (
+            16 if d <= 12 else 3
+        )
 
-    space = [mean(d, lambda q: candidate_groups(q.fields["words"])) for d in DIFFICULTIES]
-    assert space == sorted(space) and len(set(space)) == len(space), space
+    for d in DIFFICULTIES:
+        for index in seeds(d):
+            words = parse_prompt(make_at(d, index).prompt)[1]
+            ambiguous = sum(len(member[w]) > 1 for w in words)
+            assert ambiguous == d or (d >= 8 and ambiguous >= 8), (d, index, ambiguous)
     words = [mean(d, lambda q: len(q.fields["words"])) for d in DIFFICULTIES]
-    assert words == sorted(words) and words[-1] >= 40
+    assert words == sorted(words) and words[-1] >= 56
+    space = [mean(d, lambda q: candidate_groups(q.fields["words"])) for d in DIFFICULTIES]
+    assert space == sorted(space), space
+    assert space[DIFFICULTIES.index(12)] > 5 * space[0]
     v1 = max(candidate_groups(make(i).fields["words"]) for i in INDICES)
-    assert mean(1, lambda q: candidate_groups(q.fields["words"])) > v1 - 1
+    assert space[0] > v1 - 1
 
 
 def test_difficulty_zero_is_v1_and_difficulty_is_deterministic() -> None:

@@ -13,7 +13,9 @@ drawn so that they share red herrings, and d decoys (at most two per group): red
 one at a time where they enlarge the search most, first those that fit a second *drawn* group
 (that group then seems to have five or six members and only counting resolves it), then those
 that gather words of an undrawn category (a group that cannot be completed). Each step adds a
-decoy, every second step a group as well. After every placement an exhaustive search over all
+decoy, every second step a group as well, and up to d // 2 of the groups have a wordplay link
+(words before STONE, palindromes...: the ``subtle`` categories), which a solver has to find
+rather than recognise. After every placement an exhaustive search over all
 lexicon categories checks that exactly one grouping uses every word once, so the answer stays
 unique; the search's node count is recorded as ``search_nodes``.
 
@@ -61,6 +63,7 @@ class ConnectionsConfig:
     groups: int
     red_herring: bool
     decoys: int = 0
+    subtle: int = 0  # how many groups, at most, have a wordplay link
 
 
 SUBTASKS: dict[str, ConnectionsConfig] = {
@@ -74,10 +77,11 @@ MAX_DECOYS_PER_GROUP = 2  # a group keeps at least two words that fit it alone
 
 def difficulty_config(d: int) -> ConnectionsConfig:
     """The puzzle at difficulty ``d >= 1`` (d = 0 is the v1 mix of ``SUBTASKS``): four groups
-    and one decoy at d = 1; each step adds a decoy, every second step a group as well."""
+    and one decoy at d = 1; each step adds a decoy, every second step a group and a wordplay
+    group (as far as the lexicon's unused wordplay categories go) as well."""
     if d < 1:
         raise ValueError(f"connections: difficulty {d} has no single config (0 is the v1 mix)")
-    return ConnectionsConfig(groups=4 + d // 2, red_herring=True, decoys=d)
+    return ConnectionsConfig(groups=4 + d // 2, red_herring=True, decoys=d, subtle=d // 2)
 
 
 PROMPT_TEMPLATE = """\
@@ -105,6 +109,7 @@ class Lexicon:
     links: dict[str, str]
     pure: dict[str, tuple[str, ...]]
     membership: dict[str, frozenset[str]]
+    subtle: frozenset[str] = frozenset()  # wordplay links (words before STONE...): drawn from d = 2
 
     @property
     def red_herrings(self) -> tuple[str, ...]:
@@ -137,7 +142,12 @@ def parse_lexicon(data: dict[str, Any]) -> Lexicon:
         if len(set(cats)) < 2 or any(c not in links for c in cats):
             raise ValueError(f"connections lexicon: red herring {word!r} needs 2+ known categories")
         membership[word] = set(cats)
-    return Lexicon(links, pure, {w: frozenset(c) for w, c in membership.items()})
+    subtle = frozenset(data.get("subtle", []))
+    if subtle - set(links):
+        raise ValueError(
+            f"connections lexicon: subtle category {sorted(subtle - set(links))[0]!r} unknown"
+        )
+    return Lexicon(links, pure, {w: frozenset(c) for w, c in membership.items()}, subtle)
 
 
 def _read_data(name: str) -> dict[str, Any]:
@@ -182,6 +192,7 @@ def with_additions(data: dict[str, Any], additions: dict[str, Any]) -> dict[str,
     return {
         "categories": [*categories, *additions.get("categories", [])],
         "red_herrings": [*herrings, *additions.get("red_herrings", [])],
+        "subtle": [*data.get("subtle", []), *additions.get("subtle", [])],
     }
 
 
@@ -264,16 +275,22 @@ def solve(words: list[str], lex: Lexicon, limit: int = 2) -> tuple[int, int]:
     return walk(tuple(words), frozenset()), nodes
 
 
-def _linked_categories(rng: random.Random, lex: Lexicon, fresh: list[str], n: int) -> list[str]:
-    """``n`` fresh categories, each next one sharing a red herring with those before where it
-    can (so that herrings can cross between drawn groups)."""
+def _linked_categories(
+    rng: random.Random, lex: Lexicon, fresh: list[str], cfg: ConnectionsConfig
+) -> list[str]:
+    """``cfg.groups`` fresh categories: up to ``cfg.subtle`` wordplay ones first, then each next
+    one sharing a red herring with those before where it can (so that herrings can cross
+    between drawn groups)."""
     links: dict[str, set[str]] = {cid: set() for cid in fresh}
     for word in lex.red_herrings:
         cats = [c for c in sorted(lex.membership[word]) if c in links]
         for cid in cats:
             links[cid].update(c for c in cats if c != cid)
-    chosen = [rng.choice([c for c in fresh if links[c]] or fresh)]
-    while len(chosen) < n:
+    subtle = [c for c in fresh if c in lex.subtle]
+    chosen = rng.sample(subtle, min(cfg.subtle, len(subtle), cfg.groups))
+    if not chosen:
+        chosen = [rng.choice([c for c in fresh if links[c]] or fresh)]
+    while len(chosen) < cfg.groups:
         near = sorted({c for cid in chosen for c in links[cid]} - set(chosen))
         chosen.append(rng.choice(near or [c for c in fresh if c not in chosen]))
     return chosen
@@ -338,7 +355,7 @@ def _draw_decoyed(
     rng: random.Random, cfg: ConnectionsConfig, lex: Lexicon, fresh: list[str]
 ) -> tuple[list[str], dict[str, list[str]], list[str]]:
     """(chosen categories, their words, the herrings placed) for d >= 1."""
-    chosen = _linked_categories(rng, lex, fresh, cfg.groups)
+    chosen = _linked_categories(rng, lex, fresh, cfg)
     groups = {cid: sorted(rng.sample(lex.pure[cid], GROUP_SIZE)) for cid in chosen}
     return chosen, groups, _place_decoys(rng, cfg, lex, groups)
 
