@@ -173,22 +173,25 @@ ADDITIONS = "connections_v2.json"
 
 def with_additions(data: dict[str, Any], additions: dict[str, Any]) -> dict[str, Any]:
     """A lexicon with more categories and red herrings; a word listed under ``also`` gains
-    further categories (a pure word becomes a red herring, leaving its category's pure list)."""
+    further categories (a pure word becomes a red herring, leaving its category's pure list);
+    ``extend`` adds pure words to a category of ``data``."""
     also = {e["word"]: list(e["categories"]) for e in additions.get("also", [])}
     herrings = [dict(e) for e in data.get("red_herrings", [])]
     for entry in herrings:
         entry["categories"] = [*entry["categories"], *also.pop(entry["word"], [])]
+    extend = {e["id"]: list(e["words"]) for e in additions.get("extend", [])}
     categories = []
     for entry in data.get("categories", []):
-        words = [w for w in entry["words"] if w not in also]
+        words = [w for w in entry["words"] if w not in also] + extend.pop(entry["id"], [])
         herrings += [
             {"word": w, "categories": [entry["id"], *also.pop(w)]}
             for w in entry["words"]
             if w in also
         ]
         categories.append({**entry, "words": words})
-    if also:
-        raise ValueError(f"connections additions: {sorted(also)[0]!r} is not in the lexicon")
+    if also or extend:
+        unknown = sorted(also or extend)[0]
+        raise ValueError(f"connections additions: {unknown!r} is not in the lexicon")
     return {
         "categories": [*categories, *additions.get("categories", [])],
         "red_herrings": [*herrings, *additions.get("red_herrings", [])],
@@ -250,29 +253,51 @@ def _draw(
 # ---------------------------------------------------------------- d >= 1: decoys
 
 
-def solve(words: list[str], lex: Lexicon, limit: int = 2) -> tuple[int, int]:
+SEARCH_BUDGET = 50_000  # nodes; a decoy whose uniqueness takes longer to prove is not placed
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def solve(words: list[str], lex: Lexicon, limit: int = 2, budget: int = 0) -> tuple[int, int]:
     """(groupings found, search nodes): the ways to split ``words`` into groups of four that
     each share a lexicon category, no category twice (any category, drawn or not), counted up to
-    ``limit``; the node count is the effort of a plain backtracking search."""
+    ``limit``. The search branches on the word with the fewest possible groups (ties: the first
+    alphabetically), so its node count does not depend on the order words are shown in. With a
+    ``budget``, a search that needs more nodes stops and reports ``limit`` (nothing proven)."""
     nodes = 0
 
-    def walk(left: tuple[str, ...], used: frozenset[str]) -> int:
-        nonlocal nodes
-        nodes += 1
-        if not left:
-            return 1
-        first, rest = left[0], left[1:]
-        found = 0
-        for cid in sorted(lex.membership[first] - used):
-            mates = [w for w in rest if cid in lex.membership[w]]
+    def options(
+        word: str, left: frozenset[str], used: frozenset[str]
+    ) -> list[tuple[str, frozenset[str]]]:
+        """The groups ``word`` can join: (category, the four words)."""
+        found = []
+        for cid in sorted(lex.membership[word] - used):
+            mates = sorted(w for w in left if w != word and cid in lex.membership[w])
             for trio in itertools.combinations(mates, GROUP_SIZE - 1):
-                remaining = tuple(w for w in rest if w not in trio)
-                found += walk(remaining, used | {cid})
-                if found >= limit:
-                    return found
+                found.append((cid, frozenset((word, *trio))))
         return found
 
-    return walk(tuple(words), frozenset()), nodes
+    def walk(left: frozenset[str], used: frozenset[str]) -> int:
+        nonlocal nodes
+        nodes += 1
+        if budget and nodes > budget:
+            raise _OverBudget
+        if not left:
+            return 1
+        branches = min((options(w, left, used) for w in sorted(left)), key=len)
+        found = 0
+        for cid, group in branches:
+            found += walk(left - group, used | {cid})
+            if found >= limit:
+                return found
+        return found
+
+    try:
+        return walk(frozenset(words), frozenset()), nodes
+    except _OverBudget:
+        return limit, nodes
 
 
 def _linked_categories(
@@ -319,7 +344,7 @@ def _place_decoys(
             out = rng.choice([w for w in groups[home] if len(lex.membership[w]) == 1])
             trial = sorted([*(w for w in groups[home] if w != out), herring])
             words = [w for cid in drawn for w in (trial if cid == home else groups[cid])]
-            if solve(words, lex)[0] == 1:
+            if solve(words, lex, budget=SEARCH_BUDGET)[0] == 1:
                 groups[home] = trial
                 placed.append(herring)
                 break
