@@ -4,6 +4,7 @@ lexicon (it must be the only one); the lexicon is audited; partial credit counts
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import cache
 
@@ -13,10 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import INDICES, RELEASE, make_question, record, tagged
 
-from ladderbench.live.base import Question
+from ladderbench.errors import UserError
+from ladderbench.live.base import Question, Sources, material_digest, question_rng
 from ladderbench.live.tasks.connections import (
     SUBTASKS,
     Connections,
+    category_material,
+    full_lexicon,
     lexicon,
     parse_groups,
     parse_lexicon,
@@ -24,11 +28,27 @@ from ladderbench.live.tasks.connections import (
 
 TASK = Connections()
 LEXICON = checks.DATA / "connections.json"
+ADDITIONS = checks.DATA / "connections_v2.json"
 
 
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
+
+
+DIFFICULTIES = (*range(1, 9), 12, 20)
+SEEDS = range(8)
+
+
+def seeds(d: int) -> range:
+    """The seeds walked at ``d``: fewer at d = 20, whose exhaustive search takes seconds."""
+    return SEEDS if d <= 12 else range(3)
+
+
+@cache
+def make_at(d: int, index: int, release: str = RELEASE) -> Question:
+    """Question ``index`` of ``release`` at difficulty ``d``, from built-in data."""
+    return TASK.generate(question_rng(release, TASK.name, index), Sources.empty(), d)
 
 
 def score(q: Question, answer: str) -> float:
@@ -45,20 +65,30 @@ def raw_lexicon() -> dict:
 
 
 @cache
-def memberships() -> dict[str, frozenset[str]]:
-    """Every word's categories, read straight from the JSON file."""
+def raw_additions() -> dict:
+    return json.loads(ADDITIONS.read_text())
+
+
+@cache
+def memberships(full: bool = False) -> dict[str, frozenset[str]]:
+    """Every word's categories, read straight from the JSON file (with ``full``, and from the
+    additions file that d >= 1 draws on too)."""
     found: dict[str, set[str]] = {}
-    for entry in raw_lexicon()["categories"]:
-        for word in entry["words"]:
-            found.setdefault(word, set()).add(entry["id"])
-    for entry in raw_lexicon()["red_herrings"]:
-        found.setdefault(entry["word"], set()).update(entry["categories"])
+    files = [raw_lexicon(), raw_additions()] if full else [raw_lexicon()]
+    for data in files:
+        for entry in [*data["categories"], *data.get("extend", [])]:
+            for word in entry["words"]:
+                found.setdefault(word, set()).add(entry["id"])
+        for entry in [*data["red_herrings"], *data.get("also", [])]:
+            found.setdefault(entry["word"], set()).update(entry["categories"])
     return {w: frozenset(c) for w, c in found.items()}
 
 
-def all_groupings(words: list[str], limit: int = 3) -> list[list[frozenset[str]]]:
+def all_groupings(
+    words: list[str], limit: int = 3, full: bool = False
+) -> list[list[frozenset[str]]]:
     """Every way to split the words into groups of four that each share one lexicon category."""
-    member = memberships()
+    member = memberships(full)
     found: list[list[frozenset[str]]] = []
 
     def walk(left: list[str], used: set[str], acc: list[frozenset[str]]) -> None:
@@ -175,6 +205,24 @@ def test_lexicon_size_and_shape() -> None:
     assert parse_lexicon(data).links == lexicon().links
 
 
+def test_full_lexicon_size_and_shape() -> None:
+    """With the additions: 90+ categories, each with 6+ words and 4+ that fit it alone; the
+    parsed lexicon agrees with the files read here."""
+    member = memberships(full=True)
+    ids = [e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]]
+    assert len(ids) == len(set(ids)) >= 90
+    for cid in ids:
+        assert sum(cid in cats for cats in member.values()) >= 6, cid
+        assert sum(cats == {cid} for cats in member.values()) >= 4, cid
+    lex = full_lexicon()
+    assert sorted(lex.links) == sorted(ids)
+    assert dict(lex.membership) == member
+    assert len(lex.red_herrings) >= 100
+    also = {e["word"] for e in raw_additions()["also"]}
+    added = {e["word"] for e in raw_additions()["red_herrings"]}
+    assert also <= set(lexicon().membership) and not also & added
+
+
 @pytest.mark.parametrize(
     ("names", "category"),
     [
@@ -185,15 +233,17 @@ def test_lexicon_size_and_shape() -> None:
         (PLANETS, "planets"),
     ],
 )
-def test_closed_lists_are_complete(names: set[str], category: str) -> None:
+@pytest.mark.parametrize("full", [False, True])
+def test_closed_lists_are_complete(names: set[str], category: str, full: bool) -> None:
     """A word that is a chemical element (NATO word, month...) is listed as one."""
-    for word, cats in memberships().items():
+    for word, cats in memberships(full).items():
         if word in names:
             assert category in cats, word
 
 
-def test_palindromes_are_listed() -> None:
-    for word, cats in memberships().items():
+@pytest.mark.parametrize("full", [False, True])
+def test_palindromes_are_listed(full: bool) -> None:
+    for word, cats in memberships(full).items():
         assert (word == word[::-1]) == ("palindromes" in cats), word
 
 
@@ -290,3 +340,190 @@ def test_malformed_records_score_zero() -> None:
 def test_score_in_range_on_word_soup(tokens: list[str]) -> None:
     reply = "<solution>" + " ".join(tokens) + "</solution>"
     checks.assert_scores_in_range(TASK, [record(make(2))], [reply])
+
+
+# ---------------------------------------------------------------- difficulty
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_decoy_puzzles_rederived_and_unique(d: int) -> None:
+    """From the prompt's words alone, an exhaustive search over every lexicon category finds
+    exactly one grouping, the ground truth; 4 + d // 2 groups."""
+    for index in seeds(d):
+        q = make_at(d, index)
+        n_groups, words = parse_prompt(q.prompt)
+        assert n_groups == 4 + d // 2 and len(words) == 4 * n_groups == len(set(words))
+        found = all_groupings(words, full=True)
+        assert len(found) == 1, (d, index, found)
+        assert set(found[0]) == {frozenset(g) for g in groups(q)}
+        assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_decoys_fit_a_second_category(d: int) -> None:
+    """Every listed decoy is a puzzle word that fits two or more lexicon categories; the words
+    that do are exactly the decoys; no group holds more than two; every step has one."""
+    member = memberships(full=True)
+    for index in seeds(d):
+        q = make_at(d, index)
+        decoys = q.fields["decoys"]
+        assert 1 <= len(decoys) <= d
+        assert sorted(w for w in q.fields["words"] if len(member[w]) > 1) == sorted(decoys)
+        for group in groups(q):
+            assert sum(w in decoys for w in group) <= 2
+
+
+def test_wordplay_groups_grow_with_d() -> None:
+    """Up to d // 2 groups have a wordplay link (the additions' ``subtle`` list)."""
+    subtle = set(raw_additions()["subtle"])
+    links = {e["link"]: e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]}
+    assert len(subtle) >= 9 and subtle <= set(links.values())
+    for d in DIFFICULTIES:
+        for index in seeds(d):
+            drawn = [links[link] for link in make_at(d, index).fields["links"]]
+            assert sum(cid in subtle for cid in drawn) >= min(d // 2, len(subtle)), (d, drawn)
+
+
+def candidate_groups(words: list[str]) -> int:
+    """How many 4-word sets of the puzzle share a lexicon category: the groups a solver must
+    weigh (1 per group when nothing is ambiguous)."""
+    member = memberships(full=True)
+    per_category: dict[str, int] = {}
+    for word in words:
+        for cat in member[word]:
+            per_category[cat] = per_category.get(cat, 0) + 1
+    return sum(math.comb(k, 4) for k in per_category.values())
+
+
+def test_difficulty_grows_with_d() -> None:
+    """Measured from the prompt's words and the lexicon files: the ambiguous words (fitting two
+    or more categories) grow by one at every step, the words to place every second step, and the
+    candidate groups (4-word sets sharing a category: the search space) never shrink on average
+    and grow several-fold from d = 1 to 12; d = 1 is past every v1 puzzle."""
+    member = memberships(full=True)
+
+    def mean(d: int, size) -> float:
+        return sum(size(make_at(d, i)) for i in range(16 if d <= 12 else 3)) / (
+            16 if d <= 12 else 3
+        )
+
+    for d in DIFFICULTIES:
+        for index in seeds(d):
+            words = parse_prompt(make_at(d, index).prompt)[1]
+            ambiguous = sum(len(member[w]) > 1 for w in words)
+            assert ambiguous == d or (d >= 8 and ambiguous >= 8), (d, index, ambiguous)
+    words = [mean(d, lambda q: len(q.fields["words"])) for d in DIFFICULTIES]
+    assert words == sorted(words) and words[-1] >= 56
+    space = [mean(d, lambda q: candidate_groups(q.fields["words"])) for d in DIFFICULTIES]
+    assert space == sorted(space), space
+    assert space[DIFFICULTIES.index(12)] > 5 * space[0]
+    v1 = max(candidate_groups(make(i).fields["words"]) for i in INDICES)
+    assert space[0] > v1 - 1
+
+
+def test_difficulty_zero_is_v1_and_difficulty_is_deterministic() -> None:
+    for index in range(8):
+        assert make_at(0, index) == make(index)
+        fresh = TASK.generate(question_rng(RELEASE, TASK.name, index), Sources.empty(), 5)
+        assert fresh == make_at(5, index)
+
+
+# ---------------------------------------------------------------- material
+
+
+def test_each_category_is_material() -> None:
+    ids = {e["link"]: e["id"] for d in (raw_lexicon(), raw_additions()) for e in d["categories"]}
+    for q in [*(make(i) for i in range(8)), *(make_at(4, i) for i in range(8))]:
+        assert sorted(q.material) == sorted(
+            category_material(ids[link]) for link in q.fields["links"]
+        )
+
+
+@pytest.mark.parametrize("d", (0, 3))
+def test_a_store_never_serves_a_category_twice(d: int) -> None:
+    """Questions drawn one after another, each marking its material used, never repeat a
+    category; when too few are left the error is one line naming the pool."""
+    sources, seen, index = Sources.empty(), set(), 0
+    with pytest.raises(UserError) as failure:
+        while True:
+            q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+            links = set(q.fields["links"])
+            assert not links & seen, (index, links & seen)
+            seen |= links
+            sources = sources.using(q.material)
+            index += 1
+    message = str(failure.value)
+    assert "\n" not in message and "connections.json" in message and "--per-task" in message
+    total = len(raw_lexicon()["categories"]) + (len(raw_additions()["categories"]) if d else 0)
+    assert len(seen) > total - 4 - 4 * (d // 2 + 4)
+
+
+def test_used_categories_are_not_drawn() -> None:
+    used = {material_digest(category_material(e["id"])) for e in raw_lexicon()["categories"][:40]}
+    banned = {e["link"] for e in raw_lexicon()["categories"][:40]}
+    sources = Sources(used=frozenset(used))
+    for d in (0, 2, 6):
+        for index in range(6):
+            q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+            assert not set(q.fields["links"]) & banned
+
+
+# ---------------------------------------------------------------- v2 reply formats
+
+
+def test_label_arrow_pipe_and_table_formats_score_one() -> None:
+    for q in [*(make(i) for i in range(16)), make_at(6, 0)]:
+        g = groups(q)
+        links = q.fields["links"]
+        pairs = list(zip(links, g))
+        variants = [
+            tagged([f"{link.title()} - " + ", ".join(x) for link, x in pairs]),
+            tagged([f"{link} \u2192 " + ", ".join(x) for link, x in pairs]),
+            tagged([f"{link} -> " + ", ".join(w.upper() for w in x) for link, x in pairs]),
+            tagged([f"**{link}** \u2014 " + ", ".join(x) for link, x in pairs]),
+            tagged([", ".join(x) + f" - {link}" for link, x in pairs]),
+            tagged([", ".join(x) + f" \u2192 {link}" for link, x in pairs]),
+            tagged([" | ".join(x) for x in g]),
+            tagged([f"{k}. " + " | ".join(x) for k, x in enumerate(g, 1)]),
+            tagged(
+                ["| link | words |", "|---|---|", *(f"| {a} | {', '.join(x)} |" for a, x in pairs)]
+            ),
+            tagged([" - ".join(x) for x in g]),
+            "Groups:\n\n" + "\n".join(f"{link} - " + ", ".join(x) for link, x in pairs),
+        ]
+        for text in variants:
+            assert score(q, text) == 1.0, text
+
+
+def test_new_formats_give_no_credit_to_wrong_groups() -> None:
+    """A wrong word in a labelled group breaks that group whatever the format, and a label that
+    is itself a puzzle word is not read as a fifth word or as a group."""
+    for index in range(16):
+        q = make(index)
+        g = groups(q)
+        k = len(g)
+        links = q.fields["links"]
+        a, b = list(g[0]), list(g[1])
+        a[0], b[0] = b[0], a[0]
+        broken = [a, b, *g[2:]]
+        for fmt in (
+            lambda link, x: f"{link} - " + ", ".join(x),
+            lambda link, x: f"{link} \u2192 " + ", ".join(x),
+            lambda link, x: ", ".join(x) + f" - {link}",
+            lambda link, x: " | ".join(x),
+        ):
+            reply = tagged([fmt(link, x) for link, x in zip(links, broken)])
+            assert score(q, reply) == pytest.approx((k - 2) / k), reply
+        # "three right words - the fourth" is a group of three: wrong.
+        three = [", ".join(x[:3]) + f" - {x[3]}" for x in g]
+        assert score(q, tagged(three)) == 0.0
+        # A group padded with another group's word on the label side is read without it.
+        label_word = [f"{g[1][0]} - " + ", ".join(g[0]), *(", ".join(x) for x in g[1:])]
+        assert score(q, tagged(label_word)) == 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*make_at(6, 1).fields["words"], ",", "-", "|", "\n", ":"])))
+def test_score_in_range_on_decoy_puzzles(tokens: list[str]) -> None:
+    replies = [" ".join(tokens), tagged([" ".join(tokens)])]
+    checks.assert_scores_in_range(TASK, [record(make_at(6, 1))], replies)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from task_checks import INDICES, RELEASE, make_question, record, tagged
 
 from ladderbench.errors import UserError
-from ladderbench.live.base import Question, Sources, question_rng
+from ladderbench.live.base import Question, Sources, material_digest, question_rng
 from ladderbench.live.tasks.plot_unscrambling import (
     SUBTASKS,
     PlotUnscrambling,
@@ -29,6 +29,16 @@ CORPUS = checks.DATA / "corpus.jsonl"
 @cache
 def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
+
+
+DIFFICULTIES = (*range(1, 9), 12, 20)
+SEEDS = range(6)
+
+
+@cache
+def make_at(d: int, index: int, release: str = RELEASE) -> Question:
+    """Question ``index`` at difficulty ``d`` from the packaged corpus."""
+    return TASK.generate(question_rng(release, TASK.name, index), Sources.empty(), d)
 
 
 def score(q: Question, answer: str) -> float:
@@ -126,9 +136,9 @@ def test_alternative_formats_score_one() -> None:
             tagged([f"**{x}**" for x in s]),
             "<solution>" + ", ".join(map(str, labels)) + "</solution>",
             "<solution>" + " -> ".join(map(str, labels)) + "</solution>",
-            "The order is:\n" + "\n".join(s),  # no tags: the last line
+            "The order is:\n" + "\n".join(s),  # no tags: the whole reply, as LiveBench reads it
         ]
-        for text in variants[:-1]:
+        for text in variants:
             assert score(q, text) == 1.0, (index, text)
         assert score(q, "<think>hmm</think>" + tagged(s)) == 1.0
 
@@ -198,3 +208,160 @@ def test_sources_paragraphs_are_used() -> None:
 @given(st.lists(st.sampled_from([*sentences(make(1)), "1", "2, 3", "- ", "junk"]), max_size=12))
 def test_score_in_range_on_sentence_soup(lines: list[str]) -> None:
     checks.assert_scores_in_range(TASK, [record(make(1))], [tagged(lines)])
+
+
+# ---------------------------------------------------------------- untagged replies
+
+
+def test_untagged_replies_read_as_livebench_does() -> None:
+    """No tags: the whole reply is the answer; prose around the listing and sentences quoted in
+    the reasoning before it cost nothing, and a wrong order still loses what it should."""
+    for index in range(16):
+        q = make(index)
+        s = sentences(q)
+        n = len(s)
+        shuffled = q.fields["shuffled"]
+        labels = [shuffled.index(x) + 1 for x in s]
+        reasoning = f"The opening is clearly: {s[0]}\nThen comes '{s[2]}'? No.\n{s[-1]}\n\n"
+        assert score(q, "\n".join(s)) == 1.0
+        assert score(q, "Restored order:\n\n" + "\n".join(s) + "\n\nHope this helps!") == 1.0
+        assert score(q, reasoning + "Final order:\n" + "\n".join(s)) == 1.0
+        assert score(q, " ".join(s)) == 1.0  # one paragraph
+        assert score(q, "\n".join(f"{k}. {x}" for k, x in enumerate(s, 1))) == 1.0
+        assert score(q, "Thinking...\nOrder: " + ", ".join(map(str, labels))) == 1.0
+        swapped = [s[1], s[0], *s[2:]]
+        assert score(q, "My answer:\n" + "\n".join(swapped)) == pytest.approx(1 - 2 / n)
+        assert score(q, reasoning + "\n".join(swapped)) == pytest.approx(1 - 2 / n)
+        assert score(q, "\n".join(shuffled)) <= 0.5 + 1e-9
+        assert score(q, "\n".join(s[:-2])) == pytest.approx(1 - 2 / n)
+        assert score(q, "I cannot tell the order.") == 0.0
+
+
+# ---------------------------------------------------------------- difficulty
+
+
+def mixed_truth(prompt: str) -> list[str]:
+    """The order re-derived from the prompt and the corpus alone: each shown sentence's home
+    narrative, each narrative's sentences in its own order, the narratives in the order the
+    prompt names them (by one sentence of each)."""
+    shown = parse_prompt(prompt)
+    named = [int(k) for k in re.findall(r"contains sentence (\d+)", prompt)]
+    homes = []
+    for sentence in shown:
+        found = [t for t in narratives() if sentence in t]
+        assert len(found) == 1, sentence
+        homes.append(found[0])
+    stories = [homes[k - 1] for k in named]
+    assert len(set(stories)) == len(stories) == len(set(homes))
+    truth = []
+    for story in stories:
+        mine = sorted((s for s, h in zip(shown, homes) if h == story), key=story.index)
+        assert " ".join(mine) == story  # the whole narrative is shown
+        truth.extend(mine)
+    return truth
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_mixed_narratives_rederived(d: int) -> None:
+    for index in SEEDS:
+        q = make_at(d, index)
+        assert q.subtask == "mixed" and f"from {d + 1} short passages" in q.prompt
+        assert "already in its correct place" not in q.prompt
+        truth = mixed_truth(q.prompt)
+        assert truth == sentences(q)
+        # A passage is named by a sentence that does not open it.
+        for k in map(int, re.findall(r"contains sentence (\d+)", q.prompt)):
+            named = q.fields["shuffled"][k - 1]
+            assert not any(t.startswith(named) for t in narratives())
+        assert score(q, tagged(q.fields["shuffled"])) <= 0.5 + 1e-9
+        assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
+
+
+def test_difficulty_grows_with_d() -> None:
+    """Sentences to place and passages to tell apart grow at every step."""
+    sizes = [sum(len(sentences(make_at(d, i))) for i in SEEDS) for d in DIFFICULTIES]
+    assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    assert min(len(sentences(make_at(1, i))) for i in SEEDS) > max(
+        len(sentences(make(i))) for i in INDICES
+    )
+    assert [len(make_at(d, 0).material) for d in DIFFICULTIES] == [d + 1 for d in DIFFICULTIES]
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(8):
+        assert make_at(0, index) == make(index)
+
+
+LONG_SOURCE = "\n\n".join(
+    json.loads(line)["text"] for line in CORPUS.read_text().splitlines() if line.strip()
+)
+
+
+def source_truth(prompt: str, text: str) -> list[str]:
+    """The order re-derived from the prompt and the source text alone: by position."""
+    shown = parse_prompt(prompt)
+    for sentence in shown:
+        assert text.count(sentence) == 1, sentence
+    return sorted(shown, key=text.index)
+
+
+@pytest.mark.parametrize("d", (1, 2, 4, 8, 12))
+def test_long_source_runs_rederived(d: int) -> None:
+    """With --sources, d >= 1 asks for a run of consecutive paragraphs of 4d + 5 to 8d + 12
+    sentences, re-derived from the source text."""
+    sources = Sources(texts={"long.txt": LONG_SOURCE})
+    for index in range(4):
+        q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+        assert q.subtask == "long" and "from a passage" in q.prompt
+        truth = source_truth(q.prompt, LONG_SOURCE)
+        assert truth == sentences(q)
+        assert 4 * d + 5 <= len(truth) <= 8 * d + 12
+        assert " ".join(truth) in " ".join(LONG_SOURCE.split())  # consecutive text
+        assert len(q.material) >= 1 and " ".join(q.material) == " ".join(truth)
+
+
+# ---------------------------------------------------------------- material
+
+
+def test_each_passage_is_material() -> None:
+    for index in range(8):
+        q = make(index)
+        assert q.material == (" ".join(sentences(q)),)
+
+
+@pytest.mark.parametrize("d", (0, 2))
+def test_a_store_never_serves_a_narrative_twice(d: int) -> None:
+    sources, seen, index = Sources.empty(), set(), 0
+    with pytest.raises(UserError) as failure:
+        while True:
+            q = TASK.generate(question_rng(RELEASE, TASK.name, index), sources, d)
+            assert not set(q.material) & seen
+            seen |= set(q.material)
+            sources = sources.using(q.material)
+            index += 1
+    message = str(failure.value)
+    assert "\n" not in message and "corpus.jsonl" in message and "live fetch" in message
+    assert len(seen) > len(narratives()) - (d + 1)
+
+
+def test_sources_drawn_newest_first_and_fresh() -> None:
+    old_story, new_story = narratives()[0], narratives()[1]
+    sources = Sources(
+        texts={"a_old.txt": old_story, "b_new.txt": new_story},
+        dates={"a_old.txt": "2026-10-01", "b_new.txt": "2026-11-20"},
+    )
+    rng = question_rng(RELEASE, TASK.name, 0)
+    assert " ".join(sentences(TASK.generate(rng, sources))) == new_story
+    used = Sources(sources.texts, dates=sources.dates, used=frozenset({material_digest(new_story)}))
+    rng = question_rng(RELEASE, TASK.name, 0)
+    assert " ".join(sentences(TASK.generate(rng, used))) == old_story
+    spent = used.using([old_story])
+    with pytest.raises(UserError, match=r"plot_unscrambling.*live fetch"):
+        TASK.generate(question_rng(RELEASE, TASK.name, 0), spent)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([*sentences(make_at(2, 1)), "1", "Order: 2, 1", "- ", "junk"])))
+def test_score_in_range_on_mixed_passages(lines: list[str]) -> None:
+    q = make_at(2, 1)
+    checks.assert_scores_in_range(TASK, [record(q)], ["\n".join(lines), tagged(lines)])
