@@ -38,7 +38,7 @@ from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
 from ladderbench.live.tasks.amps_hard import arithmetic, calculus, matrices, polynomials
-from ladderbench.live.tasks.amps_hard.parse import X, to_sympy
+from ladderbench.live.tasks.amps_hard.parse import X, stated_maths, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import AmpsHardConfig, Record, Subtask
 
 __all__ = ["CONFIG", "SUBTASKS", "AmpsHard", "AmpsHardConfig", "X", "check_answer", "to_sympy"]
@@ -67,13 +67,25 @@ Put your final answer inside <solution></solution> tags."""
 
 
 def check_answer(record: Record, answer: str) -> bool:
-    """Whether an extracted answer is right for this record (may raise; no time limit)."""
+    """Whether an extracted answer is right for this record (may raise; no time limit).
+
+    An answer that does not read as maths may be a final sentence ("The determinant is
+    **2682**."): then the maths it states is checked instead (see ``stated_maths``).
+    """
     subtask = BY_NAME.get(record.get("subtask", ""))
     if subtask is None:
         return False
     with warnings.catch_warnings():  # sympy deprecation noise from odd input
         warnings.simplefilter("ignore")
-        return subtask.check(record, answer)
+        try:
+            return subtask.check(record, answer)
+        except Exception:
+            for stated in stated_maths(answer):
+                try:
+                    return subtask.check(record, stated)
+                except Exception:  # noqa: S112 (the next reading may parse)
+                    continue
+            raise
 
 
 @register
