@@ -40,6 +40,7 @@ from ladderbench.live.registry import register
 from ladderbench.live.tasks.amps_hard import arithmetic, calculus, matrices, polynomials
 from ladderbench.live.tasks.amps_hard.parse import X, stated_maths, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import AmpsHardConfig, Record, Subtask
+from ladderbench.live.tasks.amps_hard.subtask import difficulty as config_at
 
 __all__ = ["CONFIG", "SUBTASKS", "AmpsHard", "AmpsHardConfig", "X", "check_answer", "to_sympy"]
 
@@ -54,6 +55,8 @@ BY_NAME: dict[str, Subtask] = {s.name: s for s in ALL}
 SUBTASKS: tuple[str, ...] = tuple(BY_NAME)
 
 CONFIG = AmpsHardConfig()
+_TRUTH_CHARS_PER_LIMIT = 1000  # a true answer this long gets one configured time limit more
+_MAX_LIMIT_SCALE = 15.0
 
 PROMPT_TEMPLATE = """\
 {instruction}
@@ -98,20 +101,26 @@ class AmpsHard(Task):
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
         subtask = rng.choice(ALL)
-        drawn = subtask.draw(rng, self.config)
+        drawn = subtask.draw(rng, self.config if difficulty == 0 else config_at(difficulty))
         prompt = PROMPT_TEMPLATE.format(instruction=subtask.instruction, problem=drawn.problem)
         return Question(
             prompt=prompt, ground_truth=drawn.truth, subtask=subtask.name, fields=drawn.fields
         )
+
+    def time_limit(self, record: Record) -> float:
+        """Seconds to check one answer: the configured limit, longer in proportion for true
+        answers over 1000 characters (hard derivatives), at most 15 times as long."""
+        truth = record.get("ground_truth")
+        size = len(truth) if isinstance(truth, str) else 0
+        scale = min(max(1.0, size / _TRUTH_CHARS_PER_LIMIT), _MAX_LIMIT_SCALE)
+        return self.config.time_limit_s * scale
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
         answer = extract_answer(response)
         if not answer:
             return verdict(answer, 0.0)
         try:
-            ok = call_with_time_limit(
-                check_answer, record, answer, seconds=self.config.time_limit_s
-            )
+            ok = call_with_time_limit(check_answer, record, answer, seconds=self.time_limit(record))
         except Exception:  # sympy rejects the answer, or the time limit: the answer's fault
             return verdict(answer, 0.0)
         return verdict(answer, 1.0 if ok else 0.0)

@@ -455,6 +455,8 @@ def _digits(expr: sp.Basic) -> int:
         value = abs(complex(exponent.evalf(15)))  # small numbers only: safe to evaluate
         if not value <= 10_000:
             raise Reject("exponent too large")
+        if base.free_symbols:  # only ever evaluated at a point (or expanded, under the limit)
+            return _digits(base) + int(value)
         size = _digits(base) * (int(value) + 1)
         if size > _MAX_DIGITS:
             raise Reject("number too large")
@@ -462,19 +464,26 @@ def _digits(expr: sp.Basic) -> int:
     if not expr.args:
         return 1
     sizes = [_digits(arg) for arg in expr.args]
-    total = sum(sizes) + 1 if isinstance(expr, sp.Mul) else max(sizes) + 1
+    if isinstance(expr, sp.Mul):  # the numeric factors multiply out; others stay apart
+        numeric = [size for size, arg in zip(sizes, expr.args, strict=True) if not arg.free_symbols]
+        total = sum(numeric) + max(sizes) + 1
+    else:
+        total = max(sizes) + 1
     if total > _MAX_DIGITS:
         raise Reject("number too large")
     return total
 
 
-def to_sympy(text: str, aliases: dict[str, str] | None = None) -> sp.Expr:
+def to_sympy(
+    text: str, aliases: dict[str, str] | None = None, max_length: int = _MAX_LENGTH
+) -> sp.Expr:
     """A model's answer (LaTeX or plain) as a SymPy expression in ``X``; raises on failure.
 
     ``aliases`` maps extra LaTeX commands or letters to x (``\\lambda`` for a characteristic
-    polynomial). Only whitelisted functions and names get through to ``parse_expr``.
+    polynomial). Only whitelisted functions and names get through to ``parse_expr``. Answers
+    longer than ``max_length`` are refused (long true answers raise it: see ``answer_limit``).
     """
-    if not isinstance(text, str) or len(text) > _MAX_LENGTH:
+    if not isinstance(text, str) or len(text) > max_length:
         raise Reject("too long")
     aliases = aliases or {}
     text = _prepare(text)
@@ -493,6 +502,12 @@ def to_sympy(text: str, aliases: dict[str, str] | None = None) -> sp.Expr:
     if not isinstance(expr, sp.Expr):
         raise Reject("not an expression")
     return expr
+
+
+def answer_limit(truth: str) -> int:
+    """The longest answer read for a ground truth: room for LaTeX of the truth, at least 600
+    characters (harder questions have long true answers)."""
+    return max(_MAX_LENGTH, 8 * len(truth))
 
 
 def parse_truth(text: str) -> sp.Expr:
