@@ -7,7 +7,7 @@ import random
 import sympy as sp
 
 from ladderbench.live.tasks.amps_hard.equivalence import real_points, same_function
-from ladderbench.live.tasks.amps_hard.parse import answer_limit, X, parse_truth, to_sympy
+from ladderbench.live.tasks.amps_hard.parse import X, answer_limit, parse_truth, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import (
     AmpsHardConfig,
     Drawn,

@@ -11,7 +11,7 @@ from ladderbench.live.tasks.amps_hard.equivalence import (
     is_complete_factorisation,
     is_completed_square,
 )
-from ladderbench.live.tasks.amps_hard.parse import answer_limit, X, parse_truth, to_sympy
+from ladderbench.live.tasks.amps_hard.parse import X, answer_limit, parse_truth, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import (
     AmpsHardConfig,
     Drawn,
