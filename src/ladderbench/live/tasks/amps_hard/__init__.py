@@ -11,6 +11,25 @@ characteristic polynomial, the gcd of three signed integers, and exact sample st
 Why it is hard: every answer must be exact, and one slip in a sign, a chain-rule factor or a
 cofactor gives a wrong expression; nothing can be guessed from answer choices.
 
+Difficulty ``d`` (``subtask.difficulty``; 0 is the v1 mix above, the subtask mix stays uniform).
+Each step up adds exact work, never ambiguity, so that a reasoner without tools slips somewhere
+in a long computation:
+
+- determinant: a (3 + (d + 2) // 2)-square matrix (4x4 at d = 1, 5x5 at 2-3, 6x6 at 4-5, ...)
+  with entries up to 9 + 3d;
+- characteristic polynomial: a (3 + (d + 1) // 2)-square matrix, entries up to 4 + d;
+- gcd: 3 + d // 2 numbers, multipliers up to 400 * 10^((d + 1) // 2), and (d + 1) // 3 more
+  primes in the gcd (long Euclidean chains);
+- variance and standard deviation: 6 + 2d to 8 + 2d values up to 25 + 15d;
+- geometric mean: 4 + d to 6 + d 7-smooth values up to 3000 (1 + d);
+- factoring: degree 3 + (d + 1) // 2 or one more, roots p/q with q up to 5 + d and |p| up to
+  9 + 2d, up to 1 + d // 3 irreducible quadratics;
+- completing the square: coefficient ranges (1 + d) times wider;
+- integral: a sum of 1 + (d + 1) // 2 template integrands, constants (1 + d // 2) times wider;
+- derivative: a product (or quotient) of 1 + (d + 1) // 2 chains, each 2 + d // 4 functions
+  deep (exp, sin, cos, arctan, ln(u^2 + k), sqrt(u^2 + k), powers: real everywhere), around
+  inner polynomials with (1 + d // 2) times wider coefficients.
+
 Scoring (1 or 0, no judge): the answer is read with ``extract_answer``, converted from LaTeX or
 plain notation into a SymPy expression by a small whitelist converter (unknown commands or names
 score 0), and compared by symbolic equivalence under a time limit, in a worker process that is
@@ -18,7 +37,11 @@ killed when the time is up: an antiderivative must differentiate to the integran
 must agree with the true one, a factorisation must multiply out to the polynomial and consist of
 irreducible factors, a completed square must have the form a(x - h)^2 + k, a characteristic
 polynomial may use either sign convention, and numbers must equal the exact value. A parse
-failure or a timeout scores 0.
+failure or a timeout scores 0. Exponents and roots may be parenthesised (``e^(-2x)``,
+``x^(1/2)``, ``√(x+1)``, ``\\sqrt(x+1)``); a reply with no tags or box is read from its last line,
+and when that line is a sentence ("The determinant is **2682**.") from the maths it states.
+Long true answers (deep derivatives at high ``d``) get a proportionally longer answer and time
+limit, at most 15 times the configured one.
 
 Each subtask is one :class:`Subtask` object (instruction, generator, checker) in the module of
 its group: ``calculus``, ``polynomials``, ``matrices``, ``arithmetic``; the converter is
