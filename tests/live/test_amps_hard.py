@@ -655,3 +655,20 @@ def test_difficulty_generates_fast_and_rejects_negative() -> None:
             assert time.perf_counter() - start < 2.0 * (3 if d > 12 else 1), (d, index)
     with pytest.raises(ValueError):
         make_question(TASK, 0, RELEASE, difficulty=-1)
+
+
+def _digest_at(d: int) -> str:
+    return checks.question_digest(TASK, [make_at(i, d) for i in range(12)])
+
+
+def test_harder_questions_are_the_same_bytes_under_other_hash_seeds() -> None:
+    """The difficulty's generators lean on no set order or ``hash()`` either."""
+    from pathlib import Path
+
+    from cli_helpers import python_output
+
+    code = "import test_amps_hard as t\nprint(','.join(t._digest_at(d) for d in (3, 7)))\n"
+    here = [Path(__file__).parent]
+    expected = ",".join(_digest_at(d) for d in (3, 7))
+    for seed in ("0", "4242"):
+        assert python_output(code, hash_seed=seed, path=here) == expected
