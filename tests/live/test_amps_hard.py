@@ -22,6 +22,7 @@ from ladderbench.live.tasks.amps_hard import (
     X,
     to_sympy,
 )
+from ladderbench.live.tasks.amps_hard.parse import stated_maths
 
 TASK = AmpsHard()
 
@@ -95,18 +96,24 @@ def det(rows: list[list[int]]) -> Fraction:
     return result
 
 
-def values_agree(left: sp.Expr, right: sp.Expr) -> bool:
-    """left == right at every grid point where right is real and finite (at least five)."""
+def values_agree(left: sp.Expr, right: sp.Expr, enough: int = 81) -> bool:
+    """left == right at every grid point where right is real and finite (at least five; the
+    first ``enough`` such points)."""
     used = 0
     for k in range(-40, 41):
         point = sp.Rational(k, 9) + sp.Rational(1, 97)
-        r = complex(right.evalf(25, subs={X: point}))
+        try:
+            r = complex(right.evalf(25, subs={X: point}))
+        except (TypeError, OverflowError):
+            continue
         if not (math.isfinite(r.real) and math.isfinite(r.imag)) or abs(r.imag) > 1e-12:
             continue
         lv = complex(left.evalf(25, subs={X: point}))
         if abs(lv - r) > 1e-8 * max(1.0, abs(r)):
             return False
         used += 1
+        if used >= enough:
+            break
     return used >= 5
 
 
@@ -399,3 +406,269 @@ def test_malformed_record_scores_zero() -> None:
     assert (
         TASK.score({"ground_truth": "((", "subtask": "gcd"}, "<solution>1</solution>").score == 0.0
     )
+
+
+# ---------------------------------------------------------------- formats the audit found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("e^(-2x)", sp.exp(-2 * X)),
+        ("x^(1/2)", sp.sqrt(X)),
+        ("144*60000^(1/6)", 144 * sp.root(60000, 6)),
+        ("√(x+1)", sp.sqrt(X + 1)),
+        (r"\sqrt(x+1)", sp.sqrt(X + 1)),
+        (r"\sqrt(4402)/4", sp.sqrt(4402) / 4),
+        ("√(2)*3", 3 * sp.sqrt(2)),
+        ("(4x^3+4)^(1/2) e^(-6x-4)", sp.sqrt(4 * X**3 + 4) * sp.exp(-6 * X - 4)),
+        (r"\sqrt[3](x)", sp.cbrt(X)),
+    ],
+)
+def test_to_sympy_reads_parenthesised_exponents_and_roots(text: str, expected: sp.Expr) -> None:
+    assert sp.simplify(to_sympy(text) - expected) == 0
+
+
+def _record(subtask: str, truth: str, **fields: object) -> dict:
+    return {"ground_truth": truth, "subtask": subtask, **fields}
+
+
+@pytest.mark.parametrize(
+    ("rec", "right", "wrong"),
+    [
+        (
+            _record("derivative", "-2*exp(-2*x)", function="exp(-2*x)"),
+            ["-2e^(-2x)", "-2*e^(-2*x)"],
+            ["2e^(-2x)", "-2e^(2x)", "-2e^(-x)", "-e^(-2x)", "-2e^(-2)x"],
+        ),
+        (
+            _record("derivative", "1/(2*sqrt(x))", function="sqrt(x)"),
+            ["x^(-1/2)/2", "(1/2)x^(-1/2)", "1/(2√(x))", r"\frac{1}{2\sqrt(x)}"],
+            ["x^(1/2)/2", "x^(-1/3)/2", "-x^(-1/2)/2", "x^(-1/2)"],
+        ),
+        (
+            _record("geometric_mean", "144*60000**(1/6)", numbers=[]),
+            ["144*60000^(1/6)", r"144\sqrt[6]{60000}", "144 (60000)^(1/6)"],
+            ["144*60000^(1/5)", "144*6000^(1/6)", "-144*60000^(1/6)", "145*60000^(1/6)"],
+        ),
+        (
+            _record("standard_deviation", "sqrt(4402)/4", numbers=[]),
+            ["√(4402)/4", r"\sqrt(4402)/4", r"\sqrt(2201/8)", "√(2201/8)"],
+            ["√(4402)/8", r"\sqrt(4402)", "-√(4402)/4", "√(4403)/4", r"\sqrt(15407)/8"],
+        ),
+    ],
+)
+def test_audited_formats_score_one_and_their_near_misses_zero(
+    rec: dict, right: list[str], wrong: list[str]
+) -> None:
+    for text in right:
+        assert TASK.score(rec, f"<solution>{text}</solution>").score == 1.0, text
+    for text in wrong:
+        assert TASK.score(rec, f"<solution>{text}</solution>").score == 0.0, text
+
+
+def test_an_untagged_final_statement_is_read() -> None:
+    rec = _record("determinant", "2682", matrix=[])
+    work = "Cofactor expansion along the first row.\n"
+    for statement in (
+        "The determinant is **2682**.",
+        "The determinant is $2682$.",
+        "So the determinant is 2682.",
+        r"Therefore the determinant is \(\det A = 2682\).",
+        "**Answer: 2682**",
+    ):
+        assert TASK.score(rec, work + statement).score == 1.0, statement
+    for statement in (
+        "The determinant is **2628**.",
+        "The determinant is **-2682**.",
+        "The determinant is not **2682**.",
+        "The determinant isn't 2682.",
+        "The determinant is 2682 divided by 2.",
+        "I could not compute the determinant.",
+    ):
+        assert TASK.score(rec, work + statement).score == 0.0, statement
+
+
+def test_stated_maths_reads_the_last_maths_of_a_sentence() -> None:
+    assert stated_maths("The determinant is **2682**.")[0] == "2682"
+    assert stated_maths("Hence $f'(x) = 2x$ and the answer is $3x$.")[0] == "3x"
+    assert stated_maths("So the gcd is 91.") == ["91"]
+    assert stated_maths("The gcd is not 91.") == []
+
+
+# ---------------------------------------------------------------- difficulty
+
+DIFFICULTIES = (*range(9), 12, 20)
+PER_SUBTASK = 2  # questions of each subtask checked at each difficulty
+MAX_SCAN = 200  # indices scanned for them
+
+
+@cache
+def make_at(index: int, d: int) -> Question:
+    return make_question(TASK, index, RELEASE, difficulty=d)
+
+
+@cache
+def questions_at(d: int) -> tuple[Question, ...]:
+    """The first ``PER_SUBTASK`` questions of every subtask at difficulty ``d``."""
+    found: dict[str, list[Question]] = {name: [] for name in SUBTASKS}
+    for index in range(MAX_SCAN):
+        q = make_at(index, d)
+        if len(found[q.subtask]) < PER_SUBTASK:
+            found[q.subtask].append(q)
+        if all(len(qs) == PER_SUBTASK for qs in found.values()):
+            break
+    assert all(found.values()), (d, {k: len(v) for k, v in found.items()})
+    return tuple(q for qs in found.values() for q in qs)
+
+
+def shown_function(q: Question, key: str) -> sp.Expr:
+    """The function in the question's fields, checked to be exactly what the prompt shows."""
+    f = sp.sympify(q.fields[key], locals={"x": X})
+    assert displayed(q.prompt) == f"f(x) = {sp.latex(f, ln_notation=True, inv_trig_style='full')}"
+    return f
+
+
+def rederive(q: Question) -> None:
+    """The ground truth follows from the prompt, worked out apart from the generator."""
+    gt = truth(q)
+    if q.subtask == "determinant":
+        rows = prompt_matrix(q.prompt)
+        assert all(len(r) == len(rows) for r in rows)
+        assert Fraction(q.ground_truth) == det(rows) != 0
+    elif q.subtask == "characteristic_polynomial":
+        rows = prompt_matrix(q.prompt)
+        n = len(rows)
+        poly = sp.Poly(gt, X)
+        assert poly.degree() == n and poly.LC() == 1
+        for t in range(-2, n + 2):
+            shifted = [[(t if i == j else 0) - rows[i][j] for j in range(n)] for i in range(n)]
+            assert det(shifted) == poly.eval(t)
+    elif q.subtask == "gcd":
+        numbers = prompt_numbers(q.prompt)
+        assert min(numbers) < 0 < max(numbers)
+        assert int(q.ground_truth) == math.gcd(*numbers) > 1
+    elif q.subtask in ("variance", "standard_deviation"):
+        numbers = [Fraction(v) for v in prompt_numbers(q.prompt)]
+        mean = sum(numbers) / len(numbers)
+        var = sum((v - mean) ** 2 for v in numbers) / (len(numbers) - 1)
+        if q.subtask == "variance":
+            assert Fraction(q.ground_truth) == var
+        else:
+            assert gt.is_positive and gt**2 == sp.Rational(var.numerator, var.denominator)
+    elif q.subtask == "geometric_mean":
+        numbers = prompt_numbers(q.prompt)
+        assert gt.is_positive and not gt.is_Integer
+        assert sp.expand(gt ** len(numbers)) == math.prod(numbers)
+    elif q.subtask == "factor":
+        poly = sum(c * X**k for k, c in prompt_polynomial(q.prompt).items())
+        assert sp.expand(gt - poly) == 0
+        _, factors = sp.factor_list(poly)
+        assert sum(m for _, m in factors) >= 2
+        assert sp.factor_list(gt)[1] == factors
+    elif q.subtask == "complete_square":
+        c = prompt_polynomial(q.prompt)
+        a, b, c0 = Fraction(c[2]), Fraction(c.get(1, 0)), Fraction(c.get(0, 0))
+        h = -b / (2 * a)
+        k = c0 - a * h * h
+        assert h.denominator > 1 and a not in (0, 1)
+        rational = lambda v: sp.Rational(v.numerator, v.denominator)  # noqa: E731
+        assert gt == rational(a) * (X - rational(h)) ** 2 + rational(k)
+    elif q.subtask == "derivative":
+        assert values_agree(sp.diff(shown_function(q, "function"), X), gt, enough=8)
+    elif q.subtask == "integral":
+        assert values_agree(sp.diff(gt, X), shown_function(q, "integrand"), enough=8)
+    else:
+        raise AssertionError(q.subtask)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for i in INDICES[:16]:
+        assert make_at(i, 0) == make(i)
+
+
+@pytest.mark.parametrize("d", DIFFICULTIES)
+def test_ground_truth_rederived_at_every_difficulty(d: int) -> None:
+    for q in questions_at(d):
+        rederive(q)
+
+
+def size(q: Question) -> float:
+    """A measurable size of the work a question asks for, read from its prompt."""
+    if q.subtask in ("determinant", "characteristic_polynomial"):
+        rows = prompt_matrix(q.prompt)
+        return len(rows) * 1000 + max(abs(v) for r in rows for v in r)
+    if q.subtask in ("gcd", "variance", "standard_deviation", "geometric_mean"):
+        numbers = prompt_numbers(q.prompt)
+        return len(numbers) * 1000 + max(len(str(abs(v))) for v in numbers)
+    if q.subtask == "factor":
+        return max(prompt_polynomial(q.prompt))
+    if q.subtask == "complete_square":
+        return sum(abs(v) for v in prompt_polynomial(q.prompt).values())
+    return len(displayed(q.prompt))  # derivative, integral: the function's size
+
+
+@pytest.mark.parametrize("name", SUBTASKS)
+def test_difficulty_grows(name: str) -> None:
+    """Each subtask's questions get bigger (matrix size, count of numbers, degree, the size of
+    the function) from d = 0 to 4 to 12 to 20."""
+    means = []
+    for d in (0, 4, 12, 20):
+        sizes = [size(q) for q in questions_at(d) if q.subtask == name]
+        means.append(sum(sizes) / len(sizes))
+    assert means == sorted(means) and len(set(means)) == len(means), means
+
+
+@pytest.mark.parametrize("d", (3, 8))
+def test_truths_score_one_and_near_misses_zero_at_difficulty(d: int) -> None:
+    for q in questions_at(d)[::PER_SUBTASK]:
+        gt = truth(q)
+        assert score(q, f"<solution>{sp.latex(gt)}</solution>") == 1.0, (d, q.subtask)
+        wrong = [-gt, 2 * gt, gt + 1]
+        if q.subtask == "integral":
+            wrong = [-gt, 2 * gt, gt + X]
+        if q.subtask == "characteristic_polynomial":  # -gt is the other sign convention
+            wrong = [gt + 1, 2 * gt, gt - X]
+        for w in wrong:
+            assert score(q, f"<solution>{sp.latex(w)}</solution>") == 0.0, (d, q.subtask, w)
+
+
+def test_long_true_answers_are_read_in_time() -> None:
+    """At d = 12 a derivative's answer runs to thousands of characters: the reference still
+    scores 1 under the scorer's (scaled, bounded) time limit, and a one-sign slip scores 0."""
+    q = next(q for q in questions_at(12) if q.subtask == "derivative")
+    assert len(q.ground_truth) > 600
+    assert score(q, TASK.reference(record(q))) == 1.0
+    slipped = q.ground_truth.replace("-", "+", 1)
+    assert slipped != q.ground_truth
+    assert score(q, f"<solution>{slipped}</solution>") == 0.0
+    assert TASK.time_limit(record(q)) <= 15 * TASK.config.time_limit_s
+
+
+def test_difficulty_generates_fast_and_rejects_negative() -> None:
+    import time
+
+    for d in (12, 20):
+        for index in range(8):
+            start = time.perf_counter()
+            make_question(TASK, index + 1000, RELEASE, difficulty=d)
+            assert time.perf_counter() - start < 2.0 * (3 if d > 12 else 1), (d, index)
+    with pytest.raises(ValueError):
+        make_question(TASK, 0, RELEASE, difficulty=-1)
+
+
+def _digest_at(d: int) -> str:
+    return checks.question_digest(TASK, [make_at(i, d) for i in range(12)])
+
+
+def test_harder_questions_are_the_same_bytes_under_other_hash_seeds() -> None:
+    """The difficulty's generators lean on no set order or ``hash()`` either."""
+    from pathlib import Path
+
+    from cli_helpers import python_output
+
+    code = "import test_amps_hard as t\nprint(','.join(t._digest_at(d) for d in (3, 7)))\n"
+    here = [Path(__file__).parent]
+    expected = ",".join(_digest_at(d) for d in (3, 7))
+    for seed in ("0", "4242"):
+        assert python_output(code, hash_seed=seed, path=here) == expected

@@ -10,7 +10,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ladderbench.live.tasks.amps_hard.equivalence import same_number
-from ladderbench.live.tasks.amps_hard.parse import parse_truth, to_sympy
+from ladderbench.live.tasks.amps_hard.parse import answer_limit, parse_truth, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import (
     AmpsHardConfig,
     Drawn,
@@ -40,7 +40,14 @@ def _smooth_numbers(limit: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_SMOOTH_NUMBERS = _smooth_numbers(3000)
+_SMOOTH_NUMBERS = {3000: _smooth_numbers(3000)}
+_GCD_EXTRA_PRIMES = (37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97)
+
+
+def _smooth_up_to(limit: int) -> tuple[int, ...]:
+    if limit not in _SMOOTH_NUMBERS:
+        _SMOOTH_NUMBERS[limit] = _smooth_numbers(limit)
+    return _SMOOTH_NUMBERS[limit]
 
 
 def _simplified_root(value: int, n: int) -> tuple[int, int, int]:
@@ -67,11 +74,16 @@ def _simplified_root(value: int, n: int) -> tuple[int, int, int]:
 
 def _check_number(record: Record, answer: str) -> bool:
     """The answer equals the exact value (rationals exactly, radicals to 50 digits)."""
-    return same_number(to_sympy(answer), parse_truth(record["ground_truth"]))
+    return same_number(
+        to_sympy(answer, max_length=answer_limit(record["ground_truth"])),
+        parse_truth(record["ground_truth"]),
+    )
 
 
 def _draw_gcd(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
     g = rng.choice([2, 3, 4, 6, 8, 9, 12]) * rng.choice([7, 11, 13, 17, 19, 23, 29, 31])
+    for _ in range(cfg.gcd_extra_primes):
+        g *= rng.choice(_GCD_EXTRA_PRIMES)
     while True:
         ks = [
             nonzero(rng, -cfg.gcd_multiplier_bound, cfg.gcd_multiplier_bound)
@@ -91,7 +103,7 @@ def _draw_gcd(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
 def _draw_geometric_mean(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
     n = rng.randint(*cfg.geo_size)
     while True:
-        numbers = [rng.choice(_SMOOTH_NUMBERS) for _ in range(n)]
+        numbers = [rng.choice(_smooth_up_to(cfg.geo_value_limit)) for _ in range(n)]
         outside, radicand, index = _simplified_root(math.prod(numbers), n)
         if radicand > 1 and len(set(numbers)) > 2:
             break

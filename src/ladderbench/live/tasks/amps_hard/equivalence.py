@@ -21,7 +21,7 @@ def _value(expr: sp.Expr, point: sp.Rational, digits: int = 30) -> complex | Non
         raise Reject("free symbols")
     try:
         z = complex(v)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # undefined, or beyond a float
         return None
     if not (math.isfinite(z.real) and math.isfinite(z.imag)):
         return None

@@ -7,7 +7,7 @@ import random
 import sympy as sp
 
 from ladderbench.live.tasks.amps_hard.equivalence import same_number
-from ladderbench.live.tasks.amps_hard.parse import X, parse_truth, to_sympy
+from ladderbench.live.tasks.amps_hard.parse import X, answer_limit, parse_truth, to_sympy
 from ladderbench.live.tasks.amps_hard.subtask import (
     AmpsHardConfig,
     Drawn,
@@ -63,7 +63,10 @@ def _draw_determinant(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
 
 
 def _check_determinant(record: Record, answer: str) -> bool:
-    return same_number(to_sympy(answer), parse_truth(record["ground_truth"]))
+    return same_number(
+        to_sympy(answer, max_length=answer_limit(record["ground_truth"])),
+        parse_truth(record["ground_truth"]),
+    )
 
 
 def _draw_charpoly(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
@@ -76,7 +79,7 @@ def _draw_charpoly(rng: random.Random, cfg: AmpsHardConfig) -> Drawn:
 
 def _check_charpoly(record: Record, answer: str) -> bool:
     """Either sign convention: det(xI - A) or det(A - xI)."""
-    candidate = to_sympy(answer, _CHARPOLY_ALIASES)
+    candidate = to_sympy(answer, _CHARPOLY_ALIASES, answer_limit(record["ground_truth"]))
     truth = parse_truth(record["ground_truth"])
     if candidate.free_symbols - {X} or not candidate.is_polynomial(X):
         return False

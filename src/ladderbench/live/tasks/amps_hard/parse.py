@@ -158,6 +158,16 @@ def _read_group(s: str, i: int) -> tuple[str, int]:
     return s[i], i + 1
 
 
+def _read_argument(s: str, i: int) -> tuple[str, int]:
+    """An exponent or a root's argument: a (parenthesised) group as in e^(-2x) or √(x+1),
+    else one TeX argument."""
+    i = _skip_spaces(s, i)
+    if i < len(s) and s[i] == "(":
+        j = _matching(s, i, "(", ")")
+        return s[i : j + 1], j + 1
+    return _read_group(s, i)
+
+
 def _read_atom(s: str, i: int) -> tuple[str, int]:
     """The argument of a function written without brackets: (..), {..}, \\cmd{..}, or 2x."""
     i = _skip_spaces(s, i)
@@ -194,7 +204,7 @@ def _read_atom(s: str, i: int) -> tuple[str, int]:
             j = _skip_spaces(s, j)
             if name == "sqrt" and j < len(s) and s[j] == "[":
                 j = _matching(s, j, "[", "]") + 1
-            _, j = _read_group(s, j)
+            _, j = _read_argument(s, j)
         elif name in _FUNCTIONS:
             _, j = _read_atom(s, j)
         return s[i:j], j
@@ -281,13 +291,13 @@ class _Converter:
                     if i < n and s[i] == "[":
                         j = _matching(s, i, "[", "]")
                         index, i = s[i + 1 : j], j + 1
-                    arg, i = _read_group(s, i)
+                    arg, i = _read_argument(s, i)
                     if index is None:
                         out.append(f" sqrt({self.convert(arg)})")
                     else:
                         out.append(f"(({self.convert(arg)})**(1/({self.convert(index)})))")
                 elif name == "abs":
-                    arg, i = _read_group(s, i)
+                    arg, i = _read_argument(s, i)
                     out.append(f" Abs({self.convert(arg)})")
                 elif name in _FUNCTIONS:
                     piece, i = self._function(name, s, i)
@@ -339,7 +349,7 @@ class _Converter:
                     arg = _signed_integer(s, i)
                     i += len(arg)
                 else:
-                    arg, i = _read_group(s, i)
+                    arg, i = _read_argument(s, i)
                 out.append(f"**({self.convert(arg)})")
             elif ch in "([":
                 out.append("(")
@@ -445,6 +455,8 @@ def _digits(expr: sp.Basic) -> int:
         value = abs(complex(exponent.evalf(15)))  # small numbers only: safe to evaluate
         if not value <= 10_000:
             raise Reject("exponent too large")
+        if base.free_symbols:  # only ever evaluated at a point (or expanded, under the limit)
+            return _digits(base) + int(value)
         size = _digits(base) * (int(value) + 1)
         if size > _MAX_DIGITS:
             raise Reject("number too large")
@@ -452,19 +464,26 @@ def _digits(expr: sp.Basic) -> int:
     if not expr.args:
         return 1
     sizes = [_digits(arg) for arg in expr.args]
-    total = sum(sizes) + 1 if isinstance(expr, sp.Mul) else max(sizes) + 1
+    if isinstance(expr, sp.Mul):  # the numeric factors multiply out; others stay apart
+        numeric = [size for size, arg in zip(sizes, expr.args, strict=True) if not arg.free_symbols]
+        total = sum(numeric) + max(sizes) + 1
+    else:
+        total = max(sizes) + 1
     if total > _MAX_DIGITS:
         raise Reject("number too large")
     return total
 
 
-def to_sympy(text: str, aliases: dict[str, str] | None = None) -> sp.Expr:
+def to_sympy(
+    text: str, aliases: dict[str, str] | None = None, max_length: int = _MAX_LENGTH
+) -> sp.Expr:
     """A model's answer (LaTeX or plain) as a SymPy expression in ``X``; raises on failure.
 
     ``aliases`` maps extra LaTeX commands or letters to x (``\\lambda`` for a characteristic
-    polynomial). Only whitelisted functions and names get through to ``parse_expr``.
+    polynomial). Only whitelisted functions and names get through to ``parse_expr``. Answers
+    longer than ``max_length`` are refused (long true answers raise it: see ``answer_limit``).
     """
-    if not isinstance(text, str) or len(text) > _MAX_LENGTH:
+    if not isinstance(text, str) or len(text) > max_length:
         raise Reject("too long")
     aliases = aliases or {}
     text = _prepare(text)
@@ -485,6 +504,36 @@ def to_sympy(text: str, aliases: dict[str, str] | None = None) -> sp.Expr:
     return expr
 
 
+def answer_limit(truth: str) -> int:
+    """The longest answer read for a ground truth: room for LaTeX of the truth, at least 600
+    characters (harder questions have long true answers)."""
+    return max(_MAX_LENGTH, 8 * len(truth))
+
+
 def parse_truth(text: str) -> sp.Expr:
     """A ground-truth string (sympy's str form) back as an expression in ``X``."""
     return sp.sympify(text, locals={"x": X})
+
+
+# Where a sentence states its maths: inside $...$, \(...\) or **bold**, or after "is" or ":".
+_STATED_SPANS = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\*\*(.+?)\*\*", re.S)
+_STATED_AFTER = re.compile(r"\b(?:is|are|equals|gives|becomes)\b|:", re.I)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|wrong|incorrect)\b|n't\b", re.I)
+
+
+def stated_maths(statement: str) -> list[str]:
+    """The maths a final untagged statement gives ("The determinant is **2682**."), last first.
+
+    A reply with no tags or box is read from its last line; when that line is a sentence, the
+    answer is the last delimited maths in it, else what follows its last "is" or colon. A
+    sentence that negates ("is not 2682") states no answer.
+    """
+    if _NEGATION.search(statement):
+        return []
+    spans = [next(g for g in m.groups() if g) for m in _STATED_SPANS.finditer(statement)]
+    found = [span.strip() for span in reversed(spans)]
+    plain = statement.replace("**", " ")
+    markers = list(_STATED_AFTER.finditer(plain))
+    if markers:
+        found.append(plain[markers[-1].end() :].strip().rstrip(".").strip())
+    return [text for text in found if text]
