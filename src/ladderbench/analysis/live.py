@@ -27,13 +27,12 @@ def effective_n(parts: list[tuple[int, float]]) -> float:
     return 1.0 / sum(weight * weight / n for n, weight in parts)
 
 
-def aggregate(parts: list[tuple[float, int, float]]) -> tuple[float, list[float]]:
-    """The weighted mean of task means (mean, n, weight) and its Wilson interval at the
-    effective sample size."""
-    mean = sum(weight * m for m, _, weight in parts)
-    n_eff = effective_n([(n, weight) for _, n, weight in parts])
+def weighted_interval(mean: float, parts: list[tuple[int, float]]) -> list[float]:
+    """The Wilson interval of a weighted mean of task means at its effective sample size
+    (``parts``: each task's (n, weight))."""
+    n_eff = effective_n(parts)
     lo, hi = wilson(mean * n_eff, n_eff)
-    return mean, [lo, hi]
+    return [lo, hi]
 
 
 def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
@@ -80,15 +79,20 @@ def live_summary(rows: Iterable[ResultRow], samples: int = 1) -> LiveSummary:
     members: dict[str, list[str]] = defaultdict(list)
     for task in sorted(task_stats):
         members[category_of[task]].append(task)
+    category_means: dict[str, float] = {}
     for category in sorted(members):
         tasks = members[category]
-        mean, interval = aggregate([(*task_stats[t], 1 / len(tasks)) for t in tasks])
-        by_category[category] = {"tasks": len(tasks), "score": mean, "ci95": interval}
+        mean = statistics.fmean(task_stats[t][0] for t in tasks)
+        category_means[category] = mean
+        ci95 = weighted_interval(mean, [(task_stats[t][1], 1 / len(tasks)) for t in tasks])
+        by_category[category] = {"tasks": len(tasks), "score": mean, "ci95": ci95}
     overall: dict[str, Any] = {"categories": len(members), "score": None, "ci95": None}
     if members:
-        weights = {t: 1 / len(members) / len(ts) for ts in members.values() for t in ts}
-        mean, interval = aggregate([(*task_stats[t], w) for t, w in weights.items()])
-        overall.update(score=mean, ci95=interval)
+        mean = statistics.fmean(category_means.values())
+        weights = [
+            (task_stats[t][1], 1 / len(members) / len(ts)) for ts in members.values() for t in ts
+        ]
+        overall.update(score=mean, ci95=weighted_interval(mean, weights))
     n = sum(len(v) for v in item_scores.values())
     return LiveSummary.model_validate(
         {
