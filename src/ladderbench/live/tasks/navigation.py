@@ -11,6 +11,14 @@ Why it is hard: the state (position and facing) must be tracked exactly over 10-
 and right are relative to a facing that keeps changing, backward moves and sidesteps move without
 turning, and a single missed obstacle shifts every later position.
 
+Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the three subtasks.
+Every step up is a "maze" (all four move kinds, a bounded grid) with 8 more instructions (d = 1:
+28-36, d = 8: 84-92, d = 12: 116-124), a grid one cell wider and taller (d = 1: 10-13 a side),
+one more obstacle put on the path and two more decoys, and moves up to one cell longer every
+three steps. Each question at d >= 1 records ``cells_entered``: the single-cell steps the robot
+really takes, each one a state (cell and facing) the reader must carry exactly, with an obstacle
+or wall check; one slip anywhere changes the answer.
+
 Scoring: exact match of the final (x, y); "(x, y)", "x, y", "[x, y]" and "x = ..., y = ..." are
 all read.
 """
@@ -81,6 +89,22 @@ CONFIGS: tuple[NavigationConfig, ...] = (
         size=(9, 12),
     ),
 )
+
+
+def difficulty_config(d: int) -> NavigationConfig:
+    """The config at difficulty ``d`` >= 1 (d = 0 draws one of ``CONFIGS``): see the docstring."""
+    if d < 1:
+        raise ValueError(f"navigation difficulty_config(d) takes d >= 1, got {d}")
+    return NavigationConfig(
+        "maze",
+        instructions=(20 + 8 * d, 28 + 8 * d),
+        max_move=5 + d // 3,
+        moves=((FORWARD, 4), (BACKWARD, 1), (STEP_LEFT, 1), (STEP_RIGHT, 1)),
+        blockers=(3 + d, 5 + d),
+        decoys=(4 + 2 * d, 7 + 2 * d),
+        size=(9 + d, 12 + d),
+    )
+
 
 PROMPT_TEMPLATE = """\
 A robot moves on a grid of square cells. Cell (x, y) is in column x and row y: x increases to \
@@ -282,7 +306,7 @@ class Navigation(Task):
     category = "reasoning"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        cfg = rng.choice(CONFIGS)
+        cfg = rng.choice(CONFIGS) if difficulty == 0 else difficulty_config(difficulty)
         for _ in range(100):
             drawn = _draw(rng, cfg)
             if drawn is not None:
@@ -310,14 +334,17 @@ class Navigation(Task):
                 for i, (kind, k) in enumerate(instructions, 1)
             ),
         )
+        fields: dict[str, Any] = {
+            "instructions": len(instructions),
+            "blocked_moves": walk.blocked + walk.walled,
+        }
+        if difficulty:
+            fields |= {"difficulty": difficulty, "cells_entered": len(walk.entered)}
         return Question(
             prompt=prompt,
             ground_truth=_coords(walk.end),
             subtask=cfg.name,
-            fields={
-                "instructions": len(instructions),
-                "blocked_moves": walk.blocked + walk.walled,
-            },
+            fields=fields,
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
