@@ -133,6 +133,25 @@ def registry_digests_under(hash_seed: str, release: str = RELEASE) -> dict[str, 
     return json.loads(python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent]))
 
 
+def task_digest(name: str, difficulty: int, count: int, release: str = RELEASE) -> str:
+    """``question_digest`` (references included) of task ``name``'s questions 0..count-1 at
+    ``difficulty``."""
+    from ladderbench.live.registry import TASKS
+
+    task = TASKS.get(name)
+    questions = [make_question(task, i, release, difficulty=difficulty) for i in range(count)]
+    return question_digest(task, questions, with_reference=True)
+
+
+def task_digest_under(hash_seed: str, name: str, difficulty: int, count: int) -> str:
+    """``task_digest`` as a fresh interpreter whose ``PYTHONHASHSEED`` is ``hash_seed``
+    computes it (the contract tests check difficulty 0 only)."""
+    code = (
+        f"import task_checks\nprint(task_checks.task_digest({name!r}, {difficulty!r}, {count!r}))\n"
+    )
+    return python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
+
+
 # ---------------------------------------------------------------- the shipped answer ladder
 
 
