@@ -261,10 +261,11 @@ def test_search_grows_with_difficulty() -> None:
     def mean(d: int, key: str) -> float:
         return sum(make_at(d, i).fields[key] for i in SEEDS) / len(SEEDS)
 
-    for key in ("people", "search_space_log10", "search_nodes", "chain_depth"):
+    for key in ("people", "search_space_log10", "search_nodes", "chain_depth", "knots"):
         means = [mean(d, key) for d in (1, 4, 8, 12, 20)]
         assert means == sorted(means) and means[0] < means[-1], (key, means)
     assert mean(8, "search_space_log10") > 7  # past ZebraLogic's ~10^7 collapse point
+    assert mean(2, "knots") == 0 < mean(4, "knots")
 
 
 def test_harder_questions_same_bytes_under_other_hash_seeds() -> None:

@@ -15,13 +15,16 @@ statements, and questions whose honest answer is "unknown".
 Open-ended difficulty (``difficulty(d)``): d = 0 is the v1 mix of the three subtasks (5-8
 people, 3 questions). Every step up adds two people (d = 1: 12-13, d = 9: 28-29, d = 20:
 50-51), all hanging from a single fact in one long chain, so the asked people sit many
-inferences away from it; a larger share of compound claims (0.45 at d = 1, up to 0.85); one more
+inferences away from it; from d = 3 "knots" (a share of 0.1 a step, up to 0.5): two newcomers
+who speak about each other, each together with someone already placed, so neither follows from
+one statement and the reader must suppose a value and test it (kept only when the solver finds
+both determined); a larger share of compound claims (0.45 at d = 1, up to 0.85); one more
 redundant statement every two steps and one more red herring every three; one more unanchored
 group every four steps (each must be recognised as undetermined); and one more question every
 two steps (d = 2: 4, d = 8: 7, d = 12: 9), the known ones drawn from the people farthest from
 the fact. Questions at d >= 1 record ``chain_depth`` (the most links between the fact and an
-asked person), ``search_space_log10`` (log10 of the 2^n truth assignments) and ``search_nodes``
-(the backtracking solver's nodes over all the yes / no / unknown checks).
+asked person), ``knots``, ``search_space_log10`` (log10 of the 2^n truth assignments) and
+``search_nodes`` (the backtracking solver's nodes over all the yes / no / unknown checks).
 
 Ground truth: a person's answer is yes or no when every truth assignment consistent with the
 facts and statements agrees, else unknown; up to 16 people all 2^n assignments are enumerated,
@@ -102,6 +105,7 @@ class WebConfig:
     unknown_group_chance: float  # chance of a group with no fact to anchor it
     questions: int = 3
     loose_groups: int = 0  # d >= 1: how many groups have no fact to anchor them
+    knot_share: float = 0.0  # d >= 1: chance the next two people form a knot (see _knot)
     chain_bias: float = 0.7  # chance a newcomer links to one of the last two placed
 
 
@@ -121,6 +125,7 @@ def difficulty_config(d: int) -> WebConfig:
         questions=3 + d // 2,
         loose_groups=1 + d // 4,
         chain_bias=0.9,
+        knot_share=min(0.5, 0.1 * max(0, d - 2)),
     )
 
 
@@ -355,7 +360,19 @@ def _build_deep(rng: random.Random, cfg: WebConfig):
     facts = {0: truth[0]}
     depth = [0] * anchored + [-1] * (n - anchored)
     statements: list[tuple[int, Claim]] = []
-    for p in range(1, anchored):
+    knots = 0
+    p = 1
+    while p < anchored:
+        if p >= 2 and p + 1 < anchored and rng.random() < cfg.knot_share:
+            knot = _knot(rng, p, truth, facts, statements)
+            if knot is not None:
+                statements += knot
+                depth[p] = depth[p + 1] = 1 + max(
+                    depth[t] for _, c in knot for t in c.targets if t < p
+                )
+                knots += 1
+                p += 2
+                continue
         other = p - 1 if rng.random() < cfg.chain_bias else rng.randrange(p)
         if p >= 2 and rng.random() < cfg.compound_share:
             third = rng.choice([q for q in range(p) if q != other])
@@ -369,6 +386,7 @@ def _build_deep(rng: random.Random, cfg: WebConfig):
             else:
                 statements.append((other, _make_claim(SIMPLE, (p,), truth[other], truth)))
             depth[p] = depth[other] + 1
+        p += 1
     start = anchored
     for size in sizes:  # each group: a chain of simple claims, no fact behind it
         for p in range(start + 1, start + size):
@@ -387,7 +405,32 @@ def _build_deep(rng: random.Random, cfg: WebConfig):
     for _ in range(rng.randint(*cfg.herrings)):
         p, q = rng.sample(range(n), 2)
         herrings.append((rng.choice(HERRINGS), p, q))
-    return n, facts, statements, herrings, depth
+    return n, facts, statements, herrings, depth, knots
+
+
+def _knot(
+    rng: random.Random,
+    p: int,
+    truth: tuple[bool, ...],
+    facts: dict[int, bool],
+    statements: list[tuple[int, Claim]],
+) -> list[tuple[int, Claim]] | None:
+    """Two newcomers p and p + 1 who speak about each other (each together with someone placed),
+    so neither follows from one statement: the reader must suppose one value and test it.
+    None when five draws leave either undetermined."""
+    for _ in range(5):
+        q = p - 1 if rng.random() < 0.9 else rng.randrange(p)  # keep the chain long
+        r = rng.randrange(p)
+        first = _make_claim(rng.choice((BOTH, NEITHER, SAME)), (p + 1, q), truth[p], truth)
+        if rng.random() < 0.3:
+            second = _make_claim(SIMPLE, (p,), truth[p + 1], truth)
+        else:
+            second = _make_claim(rng.choice((BOTH, NEITHER, SAME)), (r, p), truth[p + 1], truth)
+        knot = [(p, first), (p + 1, second)]
+        known = _searched_statuses(p + 2, facts, statements + knot, None)
+        if "unknown" not in known[p:]:
+            return knot
+    return None
 
 
 def _pick_deep_questions(
@@ -469,7 +512,7 @@ class WebOfLies(Task):
             answers = statuses(n, facts, statements)
         else:
             cfg = difficulty_config(difficulty)
-            n, facts, statements, herrings, depth = _build_deep(rng, cfg)
+            n, facts, statements, herrings, depth, knots = _build_deep(rng, cfg)
             answers = _searched_statuses(n, facts, statements, effort)
         names = rng.sample(NAMES if difficulty == 0 else ALL_NAMES, n)
         places = rng.sample(LOCATIONS if difficulty == 0 else ALL_LOCATIONS, n)
@@ -503,6 +546,7 @@ class WebOfLies(Task):
             fields |= {
                 "difficulty": difficulty,
                 "chain_depth": max(depth[p] for p in asked),
+                "knots": knots,
                 "search_space_log10": round(n * math.log10(2), 2),
                 "search_nodes": effort[0],
             }
