@@ -12,23 +12,23 @@ Why it is hard: longer chains than BIG-Bench Hard's web of lies, an indirection 
 compound claims whose falsehood must be negated correctly, distractor sentences phrased like
 statements, and questions whose honest answer is "unknown".
 
-Open-ended difficulty (``difficulty(d)``): d = 0 is the v1 mix of the three subtasks (5-8
-people, 3 questions). Every step up adds two people (d = 1: 12-13, d = 9: 28-29, d = 20:
-50-51), all hanging from a single fact in one long chain, so the asked people sit many
-inferences away from it; from d = 3 "knots" (a share of 0.1 a step, up to 0.5): two newcomers
-who speak about each other, each together with someone already placed, so neither follows from
-one statement and the reader must suppose a value and test it (kept only when the solver finds
-both determined); a larger share of compound claims (0.45 at d = 1, up to 0.85); one more
-redundant statement every two steps and one more red herring every three; one more unanchored
-group every four steps (each must be recognised as undetermined); and one more question every
-two steps (d = 2: 4, d = 8: 7, d = 12: 9), the known ones drawn from the people farthest from
-the fact. Questions at d >= 1 record ``chain_depth`` (the most links between the fact and an
-asked person), ``knots``, ``search_space_log10`` (log10 of the 2^n truth assignments) and
-``search_nodes`` (the backtracking solver's nodes over all the yes / no / unknown checks).
+Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the three subtasks (5-8
+people, 3 questions). Every step up adds two people (d = 1: 12-13, d = 9: 28-29, d = 20: 50-51, at
+most the 60 names from d = 25 on), all hanging from a single fact in one long chain, so the asked
+people sit many inferences away from it; from d = 3 "knots" (a share of 0.1 a step, up to 0.5): two
+newcomers who speak about each other, each together with someone already placed, so neither follows
+from one statement and the reader must suppose a value and test it (kept only when the solver finds
+both determined); a larger share of compound claims (0.45 at d = 1, up to 0.85); one more redundant
+statement every two steps and one more red herring every three; one more unanchored group every
+four steps (each must be recognised as undetermined); and one more question every two steps (d = 2:
+4, d = 8: 7, d = 12: 9), the known ones drawn from the people farthest from the fact. Questions at
+d >= 1 record ``chain_depth`` (the most links between the fact and an asked person), ``knots``,
+``search_space_log10`` (log10 of the 2^n truth assignments) and ``search_nodes`` (the backtracking
+solver's nodes over all the yes / no / unknown checks).
 
 Ground truth: a person's answer is yes or no when every truth assignment consistent with the
-facts and statements agrees, else unknown; up to 16 people all 2^n assignments are enumerated,
-beyond that a backtracking search asks, for each person, whether either value is consistent.
+facts and statements agrees, else unknown. At d = 0 all 2^n assignments are enumerated; at d >= 1
+a backtracking search asks, for each person, whether each value is part of a consistent whole.
 Scoring, as LiveBench's web_of_lies: all or nothing, 1 only when every answer is right.
 """
 
