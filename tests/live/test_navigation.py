@@ -45,6 +45,18 @@ def walk(prompt: str) -> tuple[tuple[int, int], int, int]:
             heading *= -1j
         elif text == "turn around":
             heading *= -1
+        elif text == "move forward until blocked":
+            assert "until the next cell is an obstacle or outside the grid" in prompt
+            assert bounds is not None  # else it might never stop
+            while True:
+                nxt = pos + heading
+                if not (0 <= nxt.real <= bounds[0] and 0 <= nxt.imag <= bounds[1]) or (
+                    nxt in obstacles
+                ):
+                    cut += 1
+                    break
+                pos = nxt
+                entered += 1
         else:
             m = re.fullmatch(r"(move forward|move backward|step left|step right) (\d+)", text)
             assert m, text
@@ -126,6 +138,8 @@ def test_walks_grow_with_difficulty() -> None:
     for key in ("instructions", "cells_entered", "blocked_moves"):
         means = [mean(d, key) for d in (1, 4, 8, 12, 20)]
         assert means == sorted(means) and means[0] < means[-1], (key, means)
+    until = [sum(make_at(d, i).prompt.count("until blocked\n") for i in SEEDS) for d in (1, 8)]
+    assert until[0] == 0 < until[1]
 
 
 def test_harder_questions_same_bytes_under_other_hash_seeds() -> None:
