@@ -12,8 +12,8 @@ and right are relative to a facing that keeps changing, backward moves and sides
 turning, and a single missed obstacle shifts every later position.
 
 Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the three subtasks. Every
-step up is a "maze" (all four move kinds, a bounded grid) with 8 more instructions (d = 1: 28-36, d
-= 8: 84-92, d = 12: 116-124), a grid one cell wider and taller (d = 1: 10-13 a side), one more
+step up is a "maze" (all four move kinds, a bounded grid) with 8 more instructions (d = 1: 28-36,
+d = 8: 84-92, d = 12: 116-124), a grid one cell wider and taller (d = 1: 10-13 a side), one more
 obstacle put on the path and two more decoys, moves up to one cell longer every three steps, and
 from d = 2 a growing share of forward moves (0.05 a step, up to 0.3) that go "until blocked": the
 reader must find the first obstacle or edge along the line. Each question at d >= 1 records
