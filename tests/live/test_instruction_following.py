@@ -455,6 +455,6 @@ def test_newest_sources_first() -> None:
 def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
     """No set order or ``hash()`` leaks into the harder levels either."""
     for d in (3, 8):
-        here = checks.level_digest("instruction_following", d)
-        assert checks.level_digest_under("0", "instruction_following", d) == here
-        assert checks.level_digest_under("4242", "instruction_following", d) == here
+        here = checks.task_digest("instruction_following", d, 4)
+        assert checks.task_digest_under("0", "instruction_following", d, 4) == here
+        assert checks.task_digest_under("4242", "instruction_following", d, 4) == here

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from functools import cache
 
+import pytest
 import task_checks as checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,8 +24,9 @@ def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
 
 
-def walk(prompt: str) -> tuple[tuple[int, int], int]:
-    """Follow the prompt's instructions with complex numbers; returns (end, moves cut short)."""
+def walk(prompt: str) -> tuple[tuple[int, int], int, int]:
+    """Follow the prompt's instructions with complex numbers; returns (end, moves cut short,
+    cells entered)."""
     m = re.search(r"columns x = 0 to (\d+) and rows y = 0 to (\d+);", prompt)
     bounds = (int(m.group(1)), int(m.group(2))) if m else None
     assert bounds or "no edges" in prompt
@@ -35,7 +37,7 @@ def walk(prompt: str) -> tuple[tuple[int, int], int]:
     obstacles = {complex(int(a), int(b)) for a, b in re.findall(r"\((-?\d+), (-?\d+)\)", line)}
     assert pos not in obstacles
     block = prompt.split("Instructions:\n", 1)[1].split("\n\n", 1)[0]
-    cut = 0
+    cut = entered = 0
     for text in re.findall(r"^\d+\. (.+)$", block, re.M):
         if text == "turn left":
             heading *= 1j
@@ -43,6 +45,18 @@ def walk(prompt: str) -> tuple[tuple[int, int], int]:
             heading *= -1j
         elif text == "turn around":
             heading *= -1
+        elif text == "move forward until blocked":
+            assert "until the next cell is an obstacle or outside the grid" in prompt
+            assert bounds is not None  # else it might never stop
+            while True:
+                nxt = pos + heading
+                if not (0 <= nxt.real <= bounds[0] and 0 <= nxt.imag <= bounds[1]) or (
+                    nxt in obstacles
+                ):
+                    cut += 1
+                    break
+                pos = nxt
+                entered += 1
         else:
             m = re.fullmatch(r"(move forward|move backward|step left|step right) (\d+)", text)
             assert m, text
@@ -63,14 +77,15 @@ def walk(prompt: str) -> tuple[tuple[int, int], int]:
                     cut += 1
                     break
                 pos = nxt
-    return (int(pos.real), int(pos.imag)), cut
+                entered += 1
+    return (int(pos.real), int(pos.imag)), cut, entered
 
 
 def test_position_rederived_from_prompt() -> None:
     subtasks = Counter()
     for index in INDICES:
         q = make(index)
-        (x, y), cut = walk(q.prompt)
+        (x, y), cut, _ = walk(q.prompt)
         assert q.ground_truth == f"({x}, {y})", index
         assert cut == q.fields["blocked_moves"] >= 1
         subtasks[q.subtask] += 1
@@ -87,6 +102,55 @@ def test_obstacles_really_block() -> None:
         )
         differ += walk(bare)[0] != walk(q.prompt)[0]
     assert differ >= 40
+
+
+# ---------------------------------------------------------------- difficulty
+
+SEEDS = range(6)
+LEVELS = (*range(1, 9), 12, 20)
+
+
+@cache
+def make_at(difficulty: int, index: int) -> Question:
+    return make_question(TASK, index, difficulty=difficulty)
+
+
+@pytest.mark.parametrize("difficulty", LEVELS)
+def test_harder_walks_rederived_from_prompt(difficulty: int) -> None:
+    for index in SEEDS:
+        q = make_at(difficulty, index)
+        (x, y), cut, entered = walk(q.prompt)
+        assert q.ground_truth == f"({x}, {y})", (difficulty, index)
+        assert cut == q.fields["blocked_moves"] >= 1
+        assert entered == q.fields["cells_entered"]
+        n = len(re.findall(r"^\d+\. ", q.prompt.split("Instructions:\n", 1)[1], re.M))
+        assert n == q.fields["instructions"] >= 20 + 8 * difficulty
+        assert "step left k" in q.prompt or "step" not in q.prompt.split("Instructions:")[1]
+        assert q.subtask == "maze" and q.fields["difficulty"] == difficulty
+
+
+def test_walks_grow_with_difficulty() -> None:
+    """The steps to track (instructions, cells entered) and the cut-short moves grow with d."""
+
+    def mean(d: int, key: str) -> float:
+        return sum(make_at(d, i).fields[key] for i in SEEDS) / len(SEEDS)
+
+    for key in ("instructions", "cells_entered", "blocked_moves"):
+        means = [mean(d, key) for d in (1, 4, 8, 12, 20)]
+        assert means == sorted(means) and means[0] < means[-1], (key, means)
+    until = [sum(make_at(d, i).prompt.count("until blocked\n") for i in SEEDS) for d in (1, 8)]
+    assert until[0] == 0 < until[1]
+
+
+def test_harder_questions_same_bytes_under_other_hash_seeds() -> None:
+    assert checks.task_digest_under("4242", TASK.name, 8, 3) == checks.task_digest(TASK.name, 8, 3)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(8):
+        q = make(index)
+        assert q == make_question(TASK, index, difficulty=0)
+        assert set(q.fields) == {"instructions", "blocked_moves"}
 
 
 def test_alternative_formats_score_one() -> None:

@@ -393,6 +393,6 @@ def test_newest_source_file_first() -> None:
 def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
     """No set order or ``hash()`` leaks into the harder levels either."""
     for d in (3, 8):
-        here = checks.level_digest("typos", d)
-        assert checks.level_digest_under("0", "typos", d) == here
-        assert checks.level_digest_under("4242", "typos", d) == here
+        here = checks.task_digest("typos", d, 4)
+        assert checks.task_digest_under("0", "typos", d, 4) == here
+        assert checks.task_digest_under("4242", "typos", d, 4) == here

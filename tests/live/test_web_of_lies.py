@@ -72,7 +72,7 @@ def derive(prompt: str) -> list[str]:
         m = re.fullmatch(rf"({R}) (tells the truth|lies)\.", s)
         if m:
             p, value = who(m.group(1)), m.group(2) == "tells the truth"
-            constraints.append(lambda t, p=p, v=value: t[p] == v)
+            constraints.append(((p,), lambda t, p=p, v=value: t[p] == v))
             continue
         m = re.fullmatch(rf"({R}) says (.+)\.", s)
         if m:
@@ -83,7 +83,10 @@ def derive(prompt: str) -> list[str]:
                     args = [who(a) for a in c.groups()]
                     assert speaker not in args and len(set(args)) == len(args), s
                     constraints.append(
-                        lambda t, sp=speaker, f=pred, a=args: t[sp] == bool(f(t, *a))
+                        (
+                            (speaker, *args),
+                            lambda t, sp=speaker, f=pred, a=args: t[sp] == bool(f(t, *a)),
+                        )
                     )
                     break
             else:
@@ -92,17 +95,58 @@ def derive(prompt: str) -> list[str]:
         assert re.search(r"\b(thinks|heard|saw|wearing)\b", s), f"unexpected sentence {s!r}"
         assert " says " not in s
         herrings += 1
+    asked = re.findall(r"^\d+\. Does the person at the (.+) tell the truth\?$", prompt, re.M)
+    if n > 10:
+        return [answer_by_search(places, constraints, place) for place in asked]
     models = []
     for values in itertools.product((True, False), repeat=n):
         t = dict(zip(places, values))
-        if all(c(t) for c in constraints):
+        if all(c(t) for _, c in constraints):
             models.append(t)
     assert models, "no consistent assignment"
     answers = []
-    for place in re.findall(r"^\d+\. Does the person at the (.+) tell the truth\?$", prompt, re.M):
+    for place in asked:
         seen = {m[place] for m in models}
         answers.append("unknown" if len(seen) == 2 else "yes" if True in seen else "no")
     return answers
+
+
+def answer_by_search(places: list[str], constraints: list, place: str) -> str:
+    """yes / no / unknown for one person, by asking a backtracking search for a consistent
+    assignment with that person honest, then with them lying (too many people to enumerate)."""
+    # Order: people of the facts first, then always the one most tied to those already ordered.
+    order: list[str] = []
+    while len(order) < len(places):
+        done = set(order)
+
+        def ties(p: str, done: set[str] = done) -> tuple[int, str]:
+            return (-sum(p in vs and set(vs) - {p} <= done for vs, _ in constraints), p)
+
+        order.append(min((p for p in places if p not in done), key=ties))
+    rank = {p: i for i, p in enumerate(order)}
+    checks_at: dict[str, list] = {p: [] for p in places}
+    for vs, pred in constraints:
+        checks_at[max(vs, key=rank.__getitem__)].append(pred)
+
+    def model_exists(fixed: str, value: bool) -> bool:
+        t: dict[str, bool] = {}
+
+        def go(i: int) -> bool:
+            if i == len(order):
+                return True
+            p = order[i]
+            for v in (value,) if p == fixed else (True, False):
+                t[p] = v
+                if all(c(t) for c in checks_at[p]) and go(i + 1):
+                    return True
+            del t[p]
+            return False
+
+        return go(0)
+
+    can = [model_exists(place, True), model_exists(place, False)]
+    assert any(can), "no consistent assignment"
+    return "unknown" if all(can) else "yes" if can[0] else "no"
 
 
 def test_ground_truth_rederived_from_prompt() -> None:
@@ -150,7 +194,7 @@ def test_true_false_words_are_read_when_no_yes_no_is_given() -> None:
     assert TASK.score(rec, "<solution>true, false, undetermined</solution>").score == 1.0
 
 
-def test_fraction_correct() -> None:
+def test_all_or_nothing() -> None:
     flip = {"yes": "no", "no": "unknown", "unknown": "yes"}
     for index in INDICES:
         rec = record(make(index))
@@ -158,21 +202,82 @@ def test_fraction_correct() -> None:
         for n_wrong in range(4):
             answer = truth[: 3 - n_wrong] + [flip[t] for t in truth[3 - n_wrong :]]
             got = TASK.score(rec, f"<solution>{', '.join(answer)}</solution>").score
-            assert got == pytest.approx((3 - n_wrong) / 3), (index, answer)
+            assert got == float(n_wrong == 0), (index, answer)
 
 
-def test_wrong_shapes_score_below_one() -> None:
+def test_blanket_guesses_score_about_the_chance_of_a_full_guess() -> None:
+    """Answering the same word everywhere scores only where every answer happens to be it
+    (the partial-credit scorer gave "yes" everywhere about 0.4)."""
+    for guess in ("yes", "no", "unknown"):
+        scores = []
+        for index in INDICES:
+            rec = record(make(index))
+            scores.append(TASK.score(rec, f"<solution>{guess}, {guess}, {guess}</solution>").score)
+        assert sum(scores) / len(scores) < 0.1, (guess, sum(scores))
+
+
+def test_wrong_shapes_score_zero() -> None:
     rec = {"ground_truth": "yes, no, unknown", "subtask": "chain"}
     assert TASK.score(rec, "").score == 0.0
-    assert TASK.score(rec, "I can't help with that").score == pytest.approx(0.0)
+    assert TASK.score(rec, "I can't help with that").score == 0.0
     assert TASK.score(rec, "<solution>yes, no, unknown, yes</solution>").score == 0.0  # too many
-    assert TASK.score(rec, "<solution>yes, no</solution>").score == pytest.approx(
-        2 / 3
-    )  # one missing
-    assert TASK.score(rec, "<solution>yes, yes, yes</solution>").score == pytest.approx(1 / 3)
-    assert TASK.score(rec, "<solution>yes, no, yes</solution>").score == pytest.approx(2 / 3)
+    assert TASK.score(rec, "<solution>yes, no</solution>").score == 0.0  # one missing
+    assert TASK.score(rec, "<solution>yes, yes, yes</solution>").score == 0.0
+    assert TASK.score(rec, "<solution>yes, no, yes</solution>").score == 0.0
     retracted = "<solution>yes, no, unknown</solution> Hmm, no: <solution>no, no, no</solution>"
-    assert TASK.score(rec, retracted).score == pytest.approx(1 / 3)
+    assert TASK.score(rec, retracted).score == 0.0
+    assert TASK.score(rec, "<solution>Yes, No, Unknown</solution>").score == 1.0
+
+
+# ---------------------------------------------------------------- difficulty
+
+SEEDS = range(6)
+LEVELS = (*range(1, 9), 12, 20)
+
+
+@cache
+def make_at(difficulty: int, index: int) -> Question:
+    return make_question(TASK, index, difficulty=difficulty)
+
+
+@pytest.mark.parametrize("difficulty", LEVELS)
+def test_harder_questions_rederived_from_prompt(difficulty: int) -> None:
+    for index in SEEDS:
+        q = make_at(difficulty, index)
+        derived = derive(q.prompt)
+        assert derived == q.ground_truth.split(", "), (difficulty, index)
+        assert "unknown" in derived and len(derived) == 3 + difficulty // 2
+        n = int(re.search(r"There are (\d+) people", q.prompt).group(1))
+        assert q.fields["people"] == n >= 10 + 2 * difficulty
+        assert q.fields["difficulty"] == difficulty
+        rec = record(q)
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+
+
+def test_search_grows_with_difficulty() -> None:
+    """People (so the 2^n assignments), the chain from the fact, the solver's nodes and the
+    number of questions all grow with d."""
+
+    def mean(d: int, key: str) -> float:
+        return sum(make_at(d, i).fields[key] for i in SEEDS) / len(SEEDS)
+
+    for key in ("people", "search_space_log10", "search_nodes", "chain_depth", "knots"):
+        means = [mean(d, key) for d in (1, 4, 8, 12, 20)]
+        assert means == sorted(means) and means[0] < means[-1], (key, means)
+    assert mean(8, "search_space_log10") > 7  # past ZebraLogic's ~10^7 collapse point
+    assert mean(2, "knots") == 0 < mean(4, "knots")
+
+
+def test_harder_questions_same_bytes_under_other_hash_seeds() -> None:
+    assert checks.task_digest_under("4242", TASK.name, 8, 3) == checks.task_digest(TASK.name, 8, 3)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    """d = 0 is the v1 generator: no difficulty fields, 5-8 people, three questions."""
+    for index in range(8):
+        q = make(index)
+        assert q == make_question(TASK, index, difficulty=0)
+        assert set(q.fields) == {"people", "asked"}
 
 
 @settings(max_examples=100, deadline=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from functools import cache
 
@@ -156,9 +157,68 @@ def all_solutions(n: int, n_attr: int, clues) -> list[list[tuple[int, ...]]]:
     return found
 
 
+def csp_solutions(n: int, n_attr: int, clues, limit: int = 2) -> list[list[tuple[int, ...]]]:
+    """Up to ``limit`` solutions (as ``all_solutions`` gives them) for grids too big to walk
+    permutation by permutation: each person (attribute, value) gets a set of possible houses,
+    narrowed by keeping only houses some choice of the clue's other people supports and by
+    each house holding one value per attribute; then the smallest set is split, depth first."""
+    people = [(a, v) for a in range(n_attr) for v in range(n)]
+    found: list[dict] = []
+
+    def supported(kind, items, house, dom, i: int, h: int) -> bool:
+        others = [dom[x] if k != i else {h} for k, x in enumerate(items)]
+        return any(holds(kind, list(c), house) for c in itertools.product(*others))
+
+    def narrow(dom: dict) -> bool:
+        changed = True
+        while changed:
+            changed = False
+            for kind, items, house in clues:
+                for i, x in enumerate(items):
+                    keep = {h for h in dom[x] if supported(kind, items, house, dom, i, h)}
+                    if not keep:
+                        return False
+                    if keep != dom[x]:
+                        dom[x], changed = keep, True
+            for a in range(n_attr):
+                row = [(a, v) for v in range(n)]
+                for x in row:
+                    if len(dom[x]) == 1:
+                        for y in row:
+                            if y != x and dom[x] & dom[y]:
+                                dom[y] = dom[y] - dom[x]
+                                changed = True
+                                if not dom[y]:
+                                    return False
+                for h in range(n):
+                    holders = [x for x in row if h in dom[x]]
+                    if not holders:
+                        return False
+                    if len(holders) == 1 and len(dom[holders[0]]) > 1:
+                        dom[holders[0]], changed = {h}, True
+        return True
+
+    def go(dom: dict) -> None:
+        if len(found) >= limit or not narrow(dom):
+            return
+        open_people = [x for x in people if len(dom[x]) > 1]
+        if not open_people:
+            found.append({x: next(iter(dom[x])) for x in people})
+            return
+        x = min(open_people, key=lambda p: (len(dom[p]), p))
+        for h in sorted(dom[x]):
+            go({**dom, x: {h}})
+
+    go({x: set(range(n)) for x in people})
+    return [[tuple(sol[(a, v)] for v in range(n)) for a in range(n_attr)] for sol in found]
+
+
 def derive(prompt: str) -> list[str]:
     n, values, clues, questions = parse(prompt)
-    solutions = all_solutions(n, len(values), clues)
+    if n * len(values) <= 25:
+        solutions = all_solutions(n, len(values), clues)
+    else:
+        solutions = csp_solutions(n, len(values), clues)
     assert len(solutions) == 1, f"{len(solutions)} solutions"
     (sol,) = solutions
     answers = []
@@ -206,6 +266,95 @@ def test_sizes_and_question_counts() -> None:
         assert "<solution>" in q.prompt
         seen.add(q.subtask)
     assert seen == {"3x3", "4x4", "5x4", "5x5"}
+
+
+# ---------------------------------------------------------------- difficulty
+
+LEVELS = (*range(1, 9), 12, 20)
+
+
+@cache
+def make_at(difficulty: int, index: int) -> Question:
+    return make_question(TASK, index, difficulty=difficulty)
+
+
+def seeds(difficulty: int) -> range:
+    return range(4 if difficulty <= 6 else 2)
+
+
+@pytest.mark.parametrize("difficulty", LEVELS)
+def test_harder_puzzles_rederived_and_unique(difficulty: int) -> None:
+    """The independent solver finds exactly one solution, and it answers every question."""
+    for index in seeds(difficulty):
+        q = make_at(difficulty, index)
+        assert derive(q.prompt) == q.ground_truth.split(", "), (difficulty, index)
+        n, values, clues, questions = parse(q.prompt)
+        assert q.subtask == f"{n}x{len(values)}" and q.fields["clues"] == len(clues)
+        assert len(questions) == n + max(0, difficulty - 7)
+        assert q.fields["search_space_log10"] == round(
+            len(values) * math.log10(math.factorial(n)), 1
+        )
+        rec = record(q)
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+
+
+def test_both_solvers_agree_on_small_grids() -> None:
+    for index in range(12):
+        n, values, clues, _ = parse(make(index).prompt)
+        assert csp_solutions(n, len(values), clues, limit=5) == all_solutions(
+            n, len(values), clues
+        ), index
+
+
+def test_harder_clue_sets_are_minimal() -> None:
+    """At d = 1 (5x5) every clue is needed: without any one, a second solution appears."""
+    for index in range(2):
+        n, values, clues, _ = parse(make_at(1, index).prompt)
+        for k in range(len(clues)):
+            rest = clues[:k] + clues[k + 1 :]
+            assert len(csp_solutions(n, len(values), rest)) == 2, (index, k)
+
+
+def test_search_grows_with_difficulty() -> None:
+    """The search space, the clues and the solver's guesses grow with d (means over seeds)."""
+
+    def mean(d: int, key: str) -> float:
+        return sum(make_at(d, i).fields[key] for i in range(2)) / 2
+
+    for key in ("search_space_log10", "clues"):
+        means = [mean(d, key) for d in (1, 3, 5, 7, 12)]
+        assert means == sorted(means) and means[0] < means[-1], (key, means)
+    assert mean(1, "search_guesses") < mean(7, "search_guesses")
+    assert mean(1, "search_space_log10") > 7  # past ZebraLogic's ~10^7 collapse point
+
+
+def test_harder_questions_avoid_stated_facts() -> None:
+    """At d >= 1 no question is answered by one clue alone ("X is Y", "X lives in house k")."""
+    for d in (1, 4, 7):
+        q = make_at(d, 0)
+        block = q.prompt.split("Clues:\n", 1)[1].split("\n\n", 1)[0]
+        for (label, ref), answer in zip(
+            re.findall(r"^Q\d+\. What is the (.+?) of (.+)\?$", q.prompt, re.M),
+            q.ground_truth.split(", "),
+        ):
+            if label == "house number":
+                assert f"{ref[0].upper()}{ref[1:]} lives in house {answer}." not in block
+                continue
+            for line in block.splitlines():
+                same = re.fullmatch(r"\d+\. (.+) is (?!not )(.+)\.", line)
+                if same and ref.casefold() in map(str.casefold, same.groups()):
+                    assert not re.search(rf"\b{re.escape(answer)}\b", line), (d, line)
+
+
+def test_harder_questions_same_bytes_under_other_hash_seeds() -> None:
+    assert checks.task_digest_under("4242", TASK.name, 5, 3) == checks.task_digest(TASK.name, 5, 3)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(8):
+        q = make(index)
+        assert q == make_question(TASK, index, difficulty=0)
+        assert set(q.fields) == {"values", "asked", "houses"}
 
 
 def _variants(truth: list[str]) -> list[str]:

@@ -11,12 +11,23 @@ Why it is hard: the state (position and facing) must be tracked exactly over 10-
 and right are relative to a facing that keeps changing, backward moves and sidesteps move without
 turning, and a single missed obstacle shifts every later position.
 
+Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the three subtasks. Every
+step up is a "maze" (all four move kinds, a bounded grid) with 8 more instructions (d = 1: 28-36,
+d = 8: 84-92, d = 12: 116-124), a grid one cell wider and taller (d = 1: 10-13 a side), one more
+obstacle put on the path and two more decoys, moves up to one cell longer every three steps, and
+from d = 2 a growing share of forward moves (0.05 a step, up to 0.3) that go "until blocked": the
+reader must find the first obstacle or edge along the line. Each question at d >= 1 records
+``cells_entered``: the single-cell steps the robot really takes, each one a state (cell and facing)
+the reader must carry exactly, with an obstacle or wall check; one slip anywhere changes the
+answer.
+
 Scoring: exact match of the final (x, y); "(x, y)", "x, y", "[x, y]" and "x = ..., y = ..." are
 all read.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import unicodedata
@@ -37,6 +48,7 @@ FORWARD, BACKWARD, STEP_LEFT, STEP_RIGHT = "forward", "backward", "step left", "
 MOVE_OFFSET = {FORWARD: 0, BACKWARD: 2, STEP_LEFT: 3, STEP_RIGHT: 1}
 TURNS = {"turn left": 3, "turn right": 1, "turn around": 2}
 TURN_DRAWS = ("turn left", "turn left", "turn right", "turn right", "turn around")
+UNTIL = -1  # the length of "move forward until blocked"
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,7 @@ class NavigationConfig:
     blockers: tuple[int, int]  # obstacles put on the path (each re-simulated)
     decoys: tuple[int, int]  # obstacles beside the path
     size: tuple[int, int] | None  # grid width/height range; None = unbounded
+    until_share: float = 0.0  # share of forward moves that go "until blocked" (bounded grids)
 
 
 CONFIGS: tuple[NavigationConfig, ...] = (
@@ -82,6 +95,23 @@ CONFIGS: tuple[NavigationConfig, ...] = (
     ),
 )
 
+
+def difficulty_config(d: int) -> NavigationConfig:
+    """The config at difficulty ``d`` >= 1 (d = 0 draws one of ``CONFIGS``): see the docstring."""
+    if d < 1:
+        raise ValueError(f"navigation difficulty_config(d) takes d >= 1, got {d}")
+    return NavigationConfig(
+        "maze",
+        instructions=(20 + 8 * d, 28 + 8 * d),
+        max_move=5 + d // 3,
+        moves=((FORWARD, 4), (BACKWARD, 1), (STEP_LEFT, 1), (STEP_RIGHT, 1)),
+        blockers=(3 + d, 5 + d),
+        decoys=(4 + 2 * d, 7 + 2 * d),
+        size=(9 + d, 12 + d),
+        until_share=min(0.3, 0.05 * (d - 1)),
+    )
+
+
 PROMPT_TEMPLATE = """\
 A robot moves on a grid of square cells. Cell (x, y) is in column x and row y: x increases to \
 the east and y increases to the north, so a step east adds 1 to x and a step north adds 1 to y.
@@ -105,6 +135,10 @@ What are the robot's final coordinates? Give them as (x, y), for example (format
 <solution>(4, -2)</solution>
 Put your final answer inside <solution></solution> tags."""
 
+UNTIL_RULE = (
+    '\n- "move forward until blocked" moves the robot forward one cell at a time until the next '
+    "cell is an obstacle or outside the grid."
+)
 SIDESTEP_RULE = (
     '\n- "step left k" and "step right k" move the robot k cells toward its own left or right side '
     "without turning."
@@ -138,7 +172,7 @@ def simulate(
             facing = (facing + TURNS[kind]) % 4
             continue
         dx, dy = STEP[(facing + MOVE_OFFSET[kind]) % 4]
-        for _ in range(k):
+        for _ in range(k) if k != UNTIL else itertools.count():
             nx, ny = x + dx, y + dy
             if size is not None and not (0 <= nx < size[0] and 0 <= ny < size[1]):
                 walled += 1
@@ -172,6 +206,11 @@ def _instructions(
             continue
         kind = rng.choices(kinds, weights)[0]
         dx, dy = STEP[(facing + MOVE_OFFSET[kind]) % 4]
+        if cfg.until_share and size and kind == FORWARD and rng.random() < cfg.until_share:
+            out.append((FORWARD, UNTIL))
+            while 0 <= x + dx < size[0] and 0 <= y + dy < size[1]:
+                x, y = x + dx, y + dy
+            continue
         room = cfg.max_move
         if size is not None:
             room = 0
@@ -199,6 +238,8 @@ def _instructions(
 def _render_instruction(kind: str, k: int) -> str:
     if kind in TURNS:
         return kind
+    if k == UNTIL:
+        return f"move {kind} until blocked"
     if kind in (FORWARD, BACKWARD):
         return f"move {kind} {k}"
     return f"{kind} {k}"
@@ -227,7 +268,8 @@ def _draw(rng: random.Random, cfg: NavigationConfig):
         obstacles.add(rng.choice(choices))
         walk = simulate(start, facing, instructions, obstacles, size)
     moves = sum(kind not in TURNS for kind, _ in instructions)
-    if walk.blocked < 1 or walk.blocked + walk.walled > max(3, moves // 3):
+    untils = sum(k == UNTIL for _, k in instructions)  # these always end against something
+    if walk.blocked < 1 or walk.blocked + walk.walled > max(3, moves // 3) + untils:
         return None  # no obstacle matters, or the robot mostly pushes against walls
     path = {start, *walk.entered}
     beside = sorted(
@@ -282,7 +324,7 @@ class Navigation(Task):
     category = "reasoning"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        cfg = rng.choice(CONFIGS)
+        cfg = rng.choice(CONFIGS) if difficulty == 0 else difficulty_config(difficulty)
         for _ in range(100):
             drawn = _draw(rng, cfg)
             if drawn is not None:
@@ -303,21 +345,25 @@ class Navigation(Task):
             start=_coords(start),
             facing=DIRECTIONS[facing],
             obstacles=", ".join(_coords(c) for c in obstacles),
-            sidestep_rule=SIDESTEP_RULE if sidestep else "",
+            sidestep_rule=(SIDESTEP_RULE if sidestep else "")
+            + (UNTIL_RULE if any(k == UNTIL for _, k in instructions) else ""),
             or_outside=" or outside the grid" if size else "",
             instructions="\n".join(
                 f"{i}. {_render_instruction(kind, k)}"
                 for i, (kind, k) in enumerate(instructions, 1)
             ),
         )
+        fields: dict[str, Any] = {
+            "instructions": len(instructions),
+            "blocked_moves": walk.blocked + walk.walled,
+        }
+        if difficulty:
+            fields |= {"difficulty": difficulty, "cells_entered": len(walk.entered)}
         return Question(
             prompt=prompt,
             ground_truth=_coords(walk.end),
             subtask=cfg.name,
-            fields={
-                "instructions": len(instructions),
-                "blocked_moves": walk.blocked + walk.walled,
-            },
+            fields=fields,
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:

@@ -12,14 +12,30 @@ Why it is hard: longer chains than BIG-Bench Hard's web of lies, an indirection 
 compound claims whose falsehood must be negated correctly, distractor sentences phrased like
 statements, and questions whose honest answer is "unknown".
 
-Ground truth: every one of the 2^n truth assignments is checked against the facts and
-statements; a question's answer is yes or no when all consistent assignments agree, else
-unknown. Scoring: the fraction of the three questions answered correctly.
+Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the three subtasks (5-8
+people, 3 questions). Every step up adds two people (d = 1: 12-13, d = 9: 28-29, d = 20: 50-51, at
+most the 60 names from d = 25 on), all hanging from a single fact in one long chain, so the asked
+people sit many inferences away from it; from d = 3 "knots" (a share of 0.1 a step, up to 0.5): two
+newcomers who speak about each other, each together with someone already placed, so neither follows
+from one statement and the reader must suppose a value and test it (kept only when the solver finds
+both determined); a larger share of compound claims (0.45 at d = 1, up to 0.85); one more redundant
+statement every two steps and one more red herring every three; one more unanchored group every
+four steps (each must be recognised as undetermined); and one more question every two steps (d = 2:
+4, d = 8: 7, d = 12: 9), the known ones drawn from the people farthest from the fact. Questions at
+d >= 1 record ``chain_depth`` (the most links between the fact and an asked person), ``knots``,
+``search_space_log10`` (log10 of the 2^n truth assignments) and ``search_nodes`` (the backtracking
+solver's nodes over all the yes / no / unknown checks).
+
+Ground truth: a person's answer is yes or no when every truth assignment consistent with the
+facts and statements agrees, else unknown. At d = 0 all 2^n assignments are enumerated; at d >= 1
+a backtracking search asks, for each person, whether each value is part of a consistent whole.
+Scoring, as LiveBench's web_of_lies: all or nothing, 1 only when every answer is right.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -40,6 +56,24 @@ LOCATIONS: tuple[str, ...] = (
     "bowling alley", "cinema", "observatory", "farm", "gym", "zoo", "airport", "art gallery",
     "beach", "hospital", "school", "vineyard",
 )  # fmt: skip
+
+# More people and places for d >= 1 (d = 0 draws from the two lists above only).
+MORE_NAMES: tuple[str, ...] = (
+    "Aiko", "Boris", "Celia", "Dmitri", "Elif", "Fatima", "Gustav", "Hana", "Ivan", "Jamal",
+    "Kira", "Lorenzo", "Malik", "Noor", "Oscar", "Petra", "Quinn", "Rosa", "Stefan", "Tariq",
+    "Uma", "Viktor", "Xenia", "Yara", "Zoltan", "Astrid", "Bruno", "Carmen", "Diego", "Emeka",
+    "Freya", "Goran", "Helga", "Imran", "Jorge", "Katya", "Lars", "Mira", "Nils", "Omar",
+)  # fmt: skip
+MORE_LOCATIONS: tuple[str, ...] = (
+    "aquarium", "bookshop", "brewery", "castle", "chapel", "circus", "dock", "factory",
+    "ferry terminal", "fire station", "garden centre", "greenhouse", "lighthouse", "market",
+    "mill", "opera house", "orchard", "pharmacy", "planetarium", "post office", "quarry",
+    "racetrack", "skating rink", "stadium", "swimming pool", "theatre", "town square", "university",
+    "warehouse", "workshop", "bank", "barbershop", "bus depot", "campsite", "courthouse",
+    "dairy", "embassy", "forge", "hotel", "laundromat",
+)  # fmt: skip
+ALL_NAMES = NAMES + MORE_NAMES
+ALL_LOCATIONS = LOCATIONS + MORE_LOCATIONS
 
 # Claim kinds: (kind, arity). A claim and its negation are drawn as a pair so a truth-teller can
 # always be given the true one and a liar the false one.
@@ -70,6 +104,29 @@ class WebConfig:
     herrings: tuple[int, int]
     unknown_group_chance: float  # chance of a group with no fact to anchor it
     questions: int = 3
+    loose_groups: int = 0  # d >= 1: how many groups have no fact to anchor them
+    knot_share: float = 0.0  # d >= 1: chance the next two people form a knot (see _knot)
+    chain_bias: float = 0.7  # chance a newcomer links to one of the last two placed
+
+
+def difficulty_config(d: int) -> WebConfig:
+    """The config at difficulty ``d`` >= 1 (d = 0 draws one of ``CONFIGS``): see the docstring."""
+    if d < 1:
+        raise ValueError(f"web_of_lies difficulty(d) takes d >= 1, got {d}")
+    most = min(len(ALL_NAMES), len(ALL_LOCATIONS))
+    return WebConfig(
+        "tangle",
+        min_people=min(most - 1, 10 + 2 * d),
+        max_people=min(most, 11 + 2 * d),
+        compound_share=min(0.85, 0.4 + 0.05 * d),
+        extra_statements=(1 + d // 2, 2 + d // 2),
+        herrings=(2 + d // 3, 4 + d // 3),
+        unknown_group_chance=1.0,
+        questions=3 + d // 2,
+        loose_groups=1 + d // 4,
+        chain_bias=0.9,
+        knot_share=min(0.5, 0.1 * max(0, d - 2)),
+    )
 
 
 CONFIGS: tuple[WebConfig, ...] = (
@@ -98,7 +155,7 @@ Questions:
 {questions}
 
 Answer each question with yes, no or unknown, in order, separated by commas, for example: \
-<solution>answer1, answer2, answer3</solution>
+<solution>{example}</solution>
 Put your final answer inside <solution></solution> tags."""
 
 
@@ -139,15 +196,70 @@ def consistent(
     ]
 
 
-def statuses(n: int, facts: dict[int, bool], statements: list[tuple[int, Claim]]) -> list[str]:
-    """yes / no / unknown for each person."""
+ENUMERATE_UP_TO = 16  # people; beyond this, statuses searches instead of enumerating
+
+
+def statuses(
+    n: int,
+    facts: dict[int, bool],
+    statements: list[tuple[int, Claim]],
+    effort: list[int] | None = None,
+) -> list[str]:
+    """yes / no / unknown for each person (``effort`` gets the search nodes appended)."""
+    if n > ENUMERATE_UP_TO:
+        return _searched_statuses(n, facts, statements, effort)
     sols = consistent(n, facts, statements)
     if not sols:
         raise ValueError("inconsistent web of lies")
+    if effort is not None:
+        effort.append(2**n)
     out = []
     for p in range(n):
         seen = {t[p] for t in sols}
         out.append("unknown" if len(seen) == 2 else "yes" if seen == {True} else "no")
+    return out
+
+
+def _searched_statuses(
+    n: int,
+    facts: dict[int, bool],
+    statements: list[tuple[int, Claim]],
+    effort: list[int] | None,
+) -> list[str]:
+    """``statuses`` by backtracking: for each person, is each value part of a consistent whole?"""
+    # Each statement is checked as soon as its last person (in index order) is assigned.
+    due: list[list[tuple[int, Claim]]] = [[] for _ in range(n)]
+    for speaker, claim in statements:
+        due[max(speaker, *claim.targets)].append((speaker, claim))
+    nodes = 0
+
+    def extend(truth: list[bool], fixed: dict[int, bool]) -> bool:
+        nonlocal nodes
+        p = len(truth)
+        if p == n:
+            return True
+        for value in (True, False):
+            if fixed.get(p, value) != value:
+                continue
+            nodes += 1
+            truth.append(value)
+            t = tuple(truth) + (False,) * (n - p - 1)
+            if all(t[s] == claim_true(c, t) for s, c in due[p]) and extend(truth, fixed):
+                return True
+            truth.pop()
+        return False
+
+    if not extend([], facts):
+        raise ValueError("inconsistent web of lies")
+    out = []
+    for p in range(n):
+        if p in facts:
+            out.append("yes" if facts[p] else "no")
+            continue
+        can = [extend([], {**facts, p: value}) for value in (True, False)]
+        out.append("unknown" if all(can) else "yes" if can[0] else "no")
+    if effort is not None:
+        effort.append(nodes)
     return out
 
 
@@ -236,6 +348,107 @@ def _build(rng: random.Random, cfg: WebConfig):
     return n, facts, statements, herrings
 
 
+def _build_deep(rng: random.Random, cfg: WebConfig):
+    """``_build`` for d >= 1: (n, facts, statements, herrings, depth). People are numbered in
+    the order they are placed: person 0 is the one fact, each later anchored person is linked
+    to someone before them (mostly the one just placed, so the chain runs long), then come the
+    unanchored groups; ``depth[p]`` is p's number of links from the fact (-1: unanchored)."""
+    n = rng.randint(cfg.min_people, cfg.max_people)
+    truth = tuple(rng.random() < 0.5 for _ in range(n))
+    sizes = [rng.choice((2, 3, 3)) for _ in range(cfg.loose_groups)]
+    anchored = n - sum(sizes)
+    facts = {0: truth[0]}
+    depth = [0] * anchored + [-1] * (n - anchored)
+    statements: list[tuple[int, Claim]] = []
+    knots = 0
+    p = 1
+    while p < anchored:
+        if p >= 2 and p + 1 < anchored and rng.random() < cfg.knot_share:
+            knot = _knot(rng, p, truth, facts, statements)
+            if knot is not None:
+                statements += knot
+                depth[p] = depth[p + 1] = 1 + max(
+                    depth[t] for _, c in knot for t in c.targets if t < p
+                )
+                knots += 1
+                p += 2
+                continue
+        other = p - 1 if rng.random() < cfg.chain_bias else rng.randrange(p)
+        if p >= 2 and rng.random() < cfg.compound_share:
+            third = rng.choice([q for q in range(p) if q != other])
+            kind = rng.choice((BOTH, NEITHER, SAME))
+            targets = (other, third) if rng.random() < 0.5 else (third, other)
+            statements.append((p, _make_claim(kind, targets, truth[p], truth)))
+            depth[p] = max(depth[other], depth[third]) + 1
+        else:
+            if rng.random() < 0.75:
+                statements.append((p, _make_claim(SIMPLE, (other,), truth[p], truth)))
+            else:
+                statements.append((other, _make_claim(SIMPLE, (p,), truth[other], truth)))
+            depth[p] = depth[other] + 1
+        p += 1
+    start = anchored
+    for size in sizes:  # each group: a chain of simple claims, no fact behind it
+        for p in range(start + 1, start + size):
+            speaker, target = (p, p - 1) if rng.random() < 0.7 else (p - 1, p)
+            statements.append((speaker, _make_claim(SIMPLE, (target,), truth[speaker], truth)))
+        start += size
+    for _ in range(rng.randint(*cfg.extra_statements)):
+        speaker, a, b = rng.sample(range(anchored), 3)
+        if rng.random() < cfg.compound_share:
+            kind = rng.choice((BOTH, NEITHER, SAME))
+            statements.append((speaker, _make_claim(kind, (a, b), truth[speaker], truth)))
+        else:
+            statements.append((speaker, _make_claim(SIMPLE, (a,), truth[speaker], truth)))
+    rng.shuffle(statements)
+    herrings = []
+    for _ in range(rng.randint(*cfg.herrings)):
+        p, q = rng.sample(range(n), 2)
+        herrings.append((rng.choice(HERRINGS), p, q))
+    return n, facts, statements, herrings, depth, knots
+
+
+def _knot(
+    rng: random.Random,
+    p: int,
+    truth: tuple[bool, ...],
+    facts: dict[int, bool],
+    statements: list[tuple[int, Claim]],
+) -> list[tuple[int, Claim]] | None:
+    """Two newcomers p and p + 1 who speak about each other (each together with someone placed),
+    so neither follows from one statement: the reader must suppose one value and test it.
+    None when five draws leave either undetermined."""
+    for _ in range(5):
+        q = p - 1 if rng.random() < 0.9 else rng.randrange(p)  # keep the chain long
+        r = rng.randrange(p)
+        first = _make_claim(rng.choice((BOTH, NEITHER, SAME)), (p + 1, q), truth[p], truth)
+        if rng.random() < 0.3:
+            second = _make_claim(SIMPLE, (p,), truth[p + 1], truth)
+        else:
+            second = _make_claim(rng.choice((BOTH, NEITHER, SAME)), (r, p), truth[p + 1], truth)
+        knot = [(p, first), (p + 1, second)]
+        known = _searched_statuses(p + 2, facts, statements + knot, None)
+        if "unknown" not in known[p:]:
+            return knot
+    return None
+
+
+def _pick_deep_questions(
+    rng: random.Random, answers: list[str], depth: list[int], k: int
+) -> list[int]:
+    """k people for d >= 1: a third of them (at least one) undetermined people from the
+    unanchored groups, the rest the anchored people farthest from the fact."""
+    loose = [p for p in range(len(depth)) if depth[p] < 0 and answers[p] == "unknown"]
+    rng.shuffle(loose)
+    chosen = loose[: max(1, k // 3)]
+    known = [p for p in range(1, len(depth)) if depth[p] > 0]
+    rng.shuffle(known)
+    known.sort(key=lambda p: -depth[p])
+    chosen += known[: k - len(chosen)]
+    rng.shuffle(chosen)
+    return chosen
+
+
 def _pick_questions(rng: random.Random, answers: list[str], facts: dict[int, bool], k: int):
     """k people to ask about: never a person fixed by a fact, and a mix of answers if possible."""
     pool = [p for p in range(len(answers)) if p not in facts]
@@ -292,11 +505,17 @@ class WebOfLies(Task):
     category = "reasoning"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        cfg = rng.choice(CONFIGS)
-        n, facts, statements, herrings = _build(rng, cfg)
-        answers = statuses(n, facts, statements)
-        names = rng.sample(NAMES, n)
-        places = rng.sample(LOCATIONS, n)
+        effort: list[int] = []
+        if difficulty == 0:
+            cfg = rng.choice(CONFIGS)
+            n, facts, statements, herrings = _build(rng, cfg)
+            answers = statuses(n, facts, statements)
+        else:
+            cfg = difficulty_config(difficulty)
+            n, facts, statements, herrings, depth, knots = _build_deep(rng, cfg)
+            answers = _searched_statuses(n, facts, statements, effort)
+        names = rng.sample(NAMES if difficulty == 0 else ALL_NAMES, n)
+        places = rng.sample(LOCATIONS if difficulty == 0 else ALL_LOCATIONS, n)
         at = [f"the person at the {place}" for place in places]
 
         def ref() -> list[str]:
@@ -313,21 +532,35 @@ class WebOfLies(Task):
             r = ref()
             sentences.append(_cap(template.format(P=r[p], Q=r[q])))
         rng.shuffle(sentences)
-        asked = _pick_questions(rng, answers, facts, cfg.questions)
+        if difficulty == 0:
+            asked = _pick_questions(rng, answers, facts, cfg.questions)
+        else:
+            asked = _pick_deep_questions(rng, answers, depth, cfg.questions)
         questions = "\n".join(f"{k}. Does {at[p]} tell the truth?" for k, p in enumerate(asked, 1))
-        prompt = PROMPT_TEMPLATE.format(n=n, story=" ".join(sentences), questions=questions)
+        example = ", ".join(f"answer{k}" for k in range(1, len(asked) + 1))
+        prompt = PROMPT_TEMPLATE.format(
+            n=n, story=" ".join(sentences), questions=questions, example=example
+        )
+        fields: dict[str, Any] = {"people": n, "asked": [places[p] for p in asked]}
+        if difficulty:
+            fields |= {
+                "difficulty": difficulty,
+                "chain_depth": max(depth[p] for p in asked),
+                "knots": knots,
+                "search_space_log10": round(n * math.log10(2), 2),
+                "search_nodes": effort[0],
+            }
         return Question(
             prompt=prompt,
             ground_truth=", ".join(answers[p] for p in asked),
             subtask=cfg.name,
-            fields={
-                "people": n,
-                "asked": [places[p] for p in asked],
-            },
+            fields=fields,
         )
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
-        """The fraction of questions answered correctly (yes / no / unknown, in order)."""
+        """1 when every question is answered correctly (yes / no / unknown, in order), else 0:
+        all or nothing, as LiveBench scores web of lies, so guessing earns only the chance of a
+        fully right guess."""
         extracted = extract_answer(response)
         if not extracted:
             return verdict(extracted, 0.0)
@@ -336,4 +569,4 @@ class WebOfLies(Task):
         except (AttributeError, KeyError, TypeError):
             return verdict(extracted, 0.0)  # a malformed record
         got = read_answers(extracted, len(truth))
-        return verdict(extracted, sum(g == t for g, t in zip(got, truth)) / len(truth))
+        return verdict(extracted, float(got == truth))

@@ -12,14 +12,29 @@ relative clues (somewhere left of, directly left of, next to, strictly between, 
 person) whose consequences only appear after chaining several of them; the questions prefer
 facts that no single clue states.
 
-Scoring: the reply lists the answers in order, comma-separated; each is read by finding the one
-value of the asked attribute it names (names, colours... or a house number). The score is
-(all answers correct + fraction correct) / 2, so a fully solved grid scores 1 and every extra
-right answer scores more.
+Open-ended difficulty (``difficulty_config(d)``): d = 0 is the v1 mix of the four sizes. From
+d = 1 the grid grows one house or one attribute a step (houses x attributes): 5x5, 6x5, 6x6,
+7x6, 7x7, 8x7, then 8x8 at d = 7-12 (about 0.8 s a question, at most 2 s) and 9x8 from d = 13
+(about 2 s, at most 6 s; past that, proving a unique solution slows steeply in pure Python),
+drawn from wider lists of ten values and ten attributes. From d = 4 the clue mix moves weight
+from "X is Y" to the relative clues. One question per house, each about a fact no single clue
+states where possible, and from d = 8 one more question a step (d = 12: 13 questions on 8x8;
+d = 20: 22 on 9x8). ZebraLogic found accuracy collapses once the search space passes ~10^7: it
+is 10^10.4 at d = 1, 10^22 at d = 4 (7x6), 10^36.8 from d = 7 and 10^44.5 from d = 13.
+Questions at d >= 1 record ``search_space_log10`` (log10 of (houses!)^attributes), ``clues``
+and ``search_guesses``: how many guesses the generator's solver (propagation, then depth-first
+guessing) made to prove the solution unique.
+
+Scoring, as LiveBench's zebra_puzzle scores it (checked against its
+process_results/reasoning/zebra_puzzle): the reply lists the answers in order, comma-separated;
+each is read by finding the one value of the asked attribute it names (names, colours... or a
+house number). The score is (all answers correct + fraction correct) / 2, so a fully solved grid
+scores 1 and every extra right answer scores more.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -107,11 +122,72 @@ ATTRIBUTES: dict[str, Attribute] = {
     )
 }
 
+# For d >= 1 only (d = 0 draws from ATTRIBUTES as they stand): every attribute reaches ten
+# values, and two more attributes allow grids up to 10 x 10.
+MORE_VALUES: dict[str, tuple[str, ...]] = {
+    "name": ("Ines", "Jonas"),
+    "colour": ("black", "pink", "grey"),
+    "pet": ("turtle", "lizard", "ferret"),
+    "drink": ("cider", "smoothie", "kefir"),
+    "sport": ("volleyball", "badminton", "cycling"),
+    "job": ("baker", "plumber"),
+    "music": ("funk", "punk", "salsa"),
+    "food": ("ramen", "paella", "falafel"),
+}
+MORE_ATTRIBUTES: tuple[Attribute, ...] = (
+    Attribute(
+        "instrument",
+        "instrument",
+        "Instruments",
+        "the person who plays the {v}",
+        (
+            "piano",
+            "violin",
+            "cello",
+            "flute",
+            "guitar",
+            "drums",
+            "harp",
+            "trumpet",
+            "banjo",
+            "ukulele",
+        ),
+    ),
+    Attribute(
+        "flower",
+        "flower",
+        "Flowers",
+        "the person who grows {v}",
+        (
+            "roses",
+            "tulips",
+            "lilies",
+            "daisies",
+            "orchids",
+            "peonies",
+            "irises",
+            "poppies",
+            "dahlias",
+            "violets",
+        ),
+    ),
+)
+WIDE_ATTRIBUTES: dict[str, Attribute] = {
+    **{
+        k: Attribute(a.key, a.label, a.heading, a.phrase, a.values + MORE_VALUES[k])
+        for k, a in ATTRIBUTES.items()
+    },
+    **{a.key: a for a in MORE_ATTRIBUTES},
+}
+MAX_SIDE = 10  # every wide attribute has ten values; grids use at most 9 x 8 of them
+
 HOUSE = "house"  # the pseudo-attribute "house number" asked in questions
 HOUSE_LABEL = "house number"
-NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight")
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-SHORT_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+)  # fmt: skip
+SHORT_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th")
 
 # Clue kinds. Items are (attribute index, value index) pairs flattened to a*n + v.
 POSITION = "position"  # X lives in house k.
@@ -193,6 +269,34 @@ CONFIGS: tuple[ZebraConfig, ...] = (
     ),
 )
 
+
+def difficulty_config(d: int) -> ZebraConfig:
+    """The config at difficulty ``d`` >= 1 (d = 0 draws one of ``CONFIGS``): see the docstring."""
+    if d < 1:
+        raise ValueError(f"zebra difficulty_config(d) takes d >= 1, got {d}")
+    if d <= 7:
+        houses, attributes = 5 + d // 2, 5 + (d - 1) // 2
+    else:  # generating (proving uniqueness) slows steeply past 8x8: questions grow instead
+        houses, attributes = (8 if d <= 12 else 9), 8
+    shift = 1 if d >= 4 else 0  # weight moved from stated facts to relative clues
+    return ZebraConfig(
+        f"{houses}x{attributes}",
+        houses=houses,
+        attributes=attributes,
+        questions=houses + max(0, d - 7),
+        kinds=(
+            (POSITION, 1),
+            (NOT_POSITION, 1),
+            (SAME, 3 - shift),
+            (NOT_SAME, 2),
+            (LEFT_OF, 2 + shift),
+            (DIRECTLY_LEFT, 2),
+            (NEXT_TO, 3 + shift),
+            (BETWEEN, 2 + shift),
+        ),
+    )
+
+
 PROMPT_TEMPLATE = """\
 There are {n} houses in a row, numbered 1 to {n} from left to right. One person lives in each \
 house. The {n} people differ in every attribute listed below: each value belongs to exactly one \
@@ -235,7 +339,7 @@ def _bits_slow(mask: int) -> list[int]:
     return [p for p in range(mask.bit_length()) if mask >> p & 1]
 
 
-_BITS: tuple[list[int], ...] = tuple(_bits_slow(m) for m in range(1 << 8))
+_BITS: tuple[list[int], ...] = tuple(_bits_slow(m) for m in range(1 << MAX_SIDE))
 
 
 # A clue compiled for the solver: (kind, x, y, z, house), unused slots 0 / -1.
@@ -368,8 +472,11 @@ def _propagate(dom: list[int], clues: list[_Compiled], n: int, n_attr: int) -> b
             return True
 
 
-def solve(clues: list[Clue], n: int, n_attr: int, limit: int = 2) -> list[tuple[int, ...]]:
-    """Up to ``limit`` solutions, each the 0-based house of every item."""
+def solve(
+    clues: list[Clue], n: int, n_attr: int, limit: int = 2, effort: list[int] | None = None
+) -> list[tuple[int, ...]]:
+    """Up to ``limit`` solutions, each the 0-based house of every item; ``effort`` gets the
+    number of guesses the search made (0: propagation alone settled the grid)."""
     full = (1 << n) - 1
     dom = [full] * (n * n_attr)
     found: list[tuple[int, ...]] = []
@@ -394,13 +501,17 @@ def solve(clues: list[Clue], n: int, n_attr: int, limit: int = 2) -> list[tuple[
             found.append(tuple(d.bit_length() - 1 for d in dom))
             return len(found) >= limit
         for p in _bits(dom[best]):
+            guesses[0] += 1
             child = list(dom)
             child[best] = 1 << p
             if _propagate(child, compiled, n, n_attr) and search(child):
                 return True
         return False
 
+    guesses = [0]
     search(dom)
+    if effort is not None:
+        effort.append(guesses[0])
     return found
 
 
@@ -655,11 +766,12 @@ class Zebra(Task):
     category = "reasoning"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        cfg = rng.choice(CONFIGS)
+        cfg = rng.choice(CONFIGS) if difficulty == 0 else difficulty_config(difficulty)
+        pool = ATTRIBUTES if difficulty == 0 else WIDE_ATTRIBUTES
         n, n_attr = cfg.houses, cfg.attributes
-        others = [k for k in ATTRIBUTES if k != "name"]
+        others = [k for k in pool if k != "name"]
         keys = ["name", *rng.sample(others, n_attr - 1)]
-        attrs = [ATTRIBUTES[k] for k in keys]
+        attrs = [pool[k] for k in keys]
         values = [rng.sample(a.values, n) for a in attrs]  # values[a][v], in listing order
         # The hidden arrangement: at[h][a] is the item of attribute a in house h.
         at = [[0] * n_attr for _ in range(n)]
@@ -703,15 +815,25 @@ class Zebra(Task):
             questions="\n".join(question_lines),
             q=len(asked),
         )
+        fields: dict[str, Any] = {
+            "values": {k: list(v) for k, v in zip(keys, values)},
+            "asked": asked_keys,
+            "houses": n,
+        }
+        if difficulty:
+            effort: list[int] = []
+            solve(clues, n, n_attr, effort=effort)
+            fields |= {
+                "difficulty": difficulty,
+                "clues": len(clues),
+                "search_space_log10": round(n_attr * math.log10(math.factorial(n)), 1),
+                "search_guesses": effort[0],
+            }
         return Question(
             prompt=prompt,
             ground_truth=", ".join(answers),
             subtask=cfg.name,
-            fields={
-                "values": {k: list(v) for k, v in zip(keys, values)},
-                "asked": asked_keys,
-                "houses": n,
-            },
+            fields=fields,
         )
 
     def _vocabs(self, record: dict[str, Any]) -> list[dict[str, str]]:
