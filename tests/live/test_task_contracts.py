@@ -85,6 +85,24 @@ def test_same_bytes_under_other_hash_seeds(name: str) -> None:
         assert digests_under(hash_seed)[name] == here, hash_seed
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_harder_questions_are_the_same_bytes_under_another_hash_seed(name: str) -> None:
+    """The difficulty knob too leans on no set order or ``hash()``: questions 0..1 at d=6."""
+    assert checks.task_digest_under("4242", name, 6, 2) == checks.task_digest(name, 6, 2)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_harder_questions_are_new_and_their_reference_scores_one(name: str) -> None:
+    """At d = 1, 4 and 8 every task generates distinct questions, other than d=0's, that its own
+    reference answers perfectly."""
+    task = TASKS.get(name)
+    easy = {make(name, i).prompt for i in range(3)}
+    for d in (1, 4, 8):
+        questions = [checks.make_question(task, i, difficulty=d) for i in range(3)]
+        assert len({q.prompt for q in questions}) == 3 and not easy & {q.prompt for q in questions}
+        checks.assert_reference_scores_one(task, [record(q) for q in questions])
+
+
 # ---------------------------------------------------------------- scoring
 
 

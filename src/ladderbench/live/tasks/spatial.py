@@ -33,7 +33,8 @@ Difficulty ``d`` (``config_at(d)``), open-ended:
   asked at d = 0 (the top), two (top, north) at d = 1-2, three (top, north, east) from d = 3.
 * cuts: ``3 + d`` chords on a square of side ``4 + d // 2``; endpoints on the border's lattice
   points, so several chords often meet in one point.
-* painted_stack: a ``(3 + d // 2)``-square height map with columns up to ``2 + d // 3`` cubes.
+* painted_stack: a ``(3 + (d + 1) // 2)``-square height map with columns up to ``2 + (d + 2) // 3``
+  cubes.
 
 Scoring: exact. cube_net wants every asked letter in order (commas, spaces or "top: A" all
 read); cuts and painted_stack want the whole number.
@@ -91,8 +92,8 @@ def config_at(d: int) -> SpatialConfig:
         faces_asked=asked,
         cuts=3 + d,
         side=4 + d // 2,
-        stack_size=3 + d // 2,
-        max_height=2 + d // 3,
+        stack_size=3 + (d + 1) // 2,
+        max_height=2 + (d + 2) // 3,
     )
 
 
