@@ -14,6 +14,7 @@ from ladderbench.live.registry import get_task
 from ladderbench.live.tasks._corpus import default_corpus
 from ladderbench.live.tasks._instructions import CONFLICTS, KINDS, V1_KINDS, check, compose
 from ladderbench.live.tasks.instruction_following import (
+    MEETINGS,
     SUBTASKS,
     InstructionFollowing,
     difficulty_config,
@@ -145,7 +146,7 @@ def read_prompt(prompt: str) -> tuple[str, str, list[dict]]:
     )
     assert m, prompt
     request, passage, listed = m.groups()
-    lines = listed.split("\n")
+    lines = [line for line in listed.split("\n") if not line.startswith("Note: ")]
     assert [int(line.split(".")[0]) for line in lines] == list(range(1, len(lines) + 1))
     instructions = [parse_instruction(line.split(". ", 1)[1]) for line in lines]
     for p in instructions:
@@ -458,3 +459,21 @@ def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
         here = checks.task_digest("instruction_following", d, 4)
         assert checks.task_digest_under("0", "instruction_following", d, 4) == here
         assert checks.task_digest_under("4242", "instruction_following", d, 4) == here
+
+
+def test_where_two_instructions_meet_the_prompt_says_what_counts():
+    """Frontier readers took 'start with the word However' + 'no capital letters', and 'wrap in
+    quotation marks' + 'finish with this phrase', for contradictions: from d = 1 the prompt says
+    how they meet, and the reference (which meets both) confirms the checkers read it so."""
+    seen = set()
+    for index in range(200):
+        q = make_question(TASK, index, difficulty=6)
+        kinds = {p["kind"] for p in q.fields["instructions"]}
+        for a, b, note in MEETINGS:
+            if {a, b} <= kinds:
+                seen.add(a)
+                assert note in q.prompt
+                assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
+            else:
+                assert note not in q.prompt
+    assert seen == {"lowercase", "quotation"}

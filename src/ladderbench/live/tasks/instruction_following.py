@@ -222,6 +222,28 @@ def _draw_all(rng: random.Random, ctx: DrawContext, kinds: list[str]) -> list[In
     return [by_kind[kind].pop(0) for kind in kinds]
 
 
+# Where two instructions meet, what the checkers accept (said from d = 1 on; frontier readers
+# took these pairs for contradictions).
+MEETINGS: tuple[tuple[str, str, str], ...] = (
+    (
+        "lowercase",
+        "paragraph_first_word",
+        "A required first word is written in lowercase like everything else.",
+    ),
+    (
+        "quotation",
+        "end_phrase",
+        "The closing quotation mark comes right after the final phrase.",
+    ),
+)
+
+
+def meeting_notes(instructions: list[Instruction]) -> list[str]:
+    """Notes for the pairs of ``MEETINGS`` that these instructions hold."""
+    kinds = {p["kind"] for p in instructions}
+    return [note for a, b, note in MEETINGS if a in kinds and b in kinds]
+
+
 def instructions_of(record: dict[str, Any]) -> list[Instruction]:
     """The record's instructions: its ``instructions`` field, else its JSON ground truth."""
     found = record.get("instructions")
@@ -266,6 +288,8 @@ class InstructionFollowing(Task):
         )
         instructions = draw_instructions(rng, ctx, config)
         listed = "\n".join(f"{i}. {describe(p)}" for i, p in enumerate(instructions, 1))
+        if difficulty > 0:
+            listed += "".join(f"\nNote: {note}" for note in meeting_notes(instructions))
         prompt = PROMPT_TEMPLATE.format(request=request, passage=passage, instructions=listed)
         return Question(
             prompt=prompt,
