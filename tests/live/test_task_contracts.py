@@ -17,6 +17,7 @@ from task_checks import INDICES, RELEASE, make_question, record
 from ladderbench.execution import sandbox
 from ladderbench.live.base import Question
 from ladderbench.live.registry import TASKS
+from ladderbench.live.release import RESERVED
 
 NAMES = TASKS.names()
 # The child interpreters' PYTHONHASHSEEDs (each task's file used to pick one or two of these).
@@ -100,6 +101,9 @@ def test_harder_questions_are_new_and_their_reference_scores_one(name: str) -> N
     for d in (1, 4, 8):
         questions = [checks.make_question(task, i, difficulty=d) for i in range(3)]
         assert len({q.prompt for q in questions}) == 3 and not easy & {q.prompt for q in questions}
+        assert not {f for q in questions for f in q.fields} & set(
+            RESERVED
+        )  # a release can store it
         checks.assert_reference_scores_one(task, [record(q) for q in questions])
 
 

@@ -358,7 +358,7 @@ class Navigation(Task):
             "blocked_moves": walk.blocked + walk.walled,
         }
         if difficulty:
-            fields |= {"difficulty": difficulty, "cells_entered": len(walk.entered)}
+            fields |= {"cells_entered": len(walk.entered)}
         return Question(
             prompt=prompt,
             ground_truth=_coords(walk.end),

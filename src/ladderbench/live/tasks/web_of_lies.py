@@ -544,7 +544,6 @@ class WebOfLies(Task):
         fields: dict[str, Any] = {"people": n, "asked": [places[p] for p in asked]}
         if difficulty:
             fields |= {
-                "difficulty": difficulty,
                 "chain_depth": max(depth[p] for p in asked),
                 "knots": knots,
                 "search_space_log10": round(n * math.log10(2), 2),

@@ -824,7 +824,6 @@ class Zebra(Task):
             effort: list[int] = []
             solve(clues, n, n_attr, effort=effort)
             fields |= {
-                "difficulty": difficulty,
                 "clues": len(clues),
                 "search_space_log10": round(n_attr * math.log10(math.factorial(n)), 1),
                 "search_guesses": effort[0],
