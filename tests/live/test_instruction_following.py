@@ -453,14 +453,6 @@ def test_newest_sources_first() -> None:
         assert "The new" in make(i, sources=sources).prompt
 
 
-def test_harder_levels_same_bytes_under_other_hash_seeds() -> None:
-    """No set order or ``hash()`` leaks into the harder levels either."""
-    for d in (3, 8):
-        here = checks.task_digest("instruction_following", d, 4)
-        assert checks.task_digest_under("0", "instruction_following", d, 4) == here
-        assert checks.task_digest_under("4242", "instruction_following", d, 4) == here
-
-
 def test_where_two_instructions_meet_the_prompt_says_what_counts():
     """Frontier readers took 'start with the word However' + 'no capital letters', and 'wrap in
     quotation marks' + 'finish with this phrase', for contradictions: from d = 1 the prompt says
