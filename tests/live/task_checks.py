@@ -35,11 +35,16 @@ Make = Callable[..., Question]  # a test file's make(index, release=RELEASE)
 
 
 def make_question(
-    task, index: int, release: str = RELEASE, sources: Sources | None = None
+    task,
+    index: int,
+    release: str = RELEASE,
+    sources: Sources | None = None,
+    difficulty: int = 0,
 ) -> Question:
-    """Question ``index`` of ``release``, drawn from its own seeded rng (built-in data unless
-    ``sources`` are given)."""
-    return task.generate(question_rng(release, task.name, index), sources or Sources.empty())
+    """Question ``index`` of ``release`` at ``difficulty``, drawn from its own seeded rng
+    (built-in data unless ``sources`` are given)."""
+    rng = question_rng(release, task.name, index)
+    return task.generate(rng, sources or Sources.empty(), difficulty)
 
 
 def record(q: Question) -> dict:
