@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import re
 import textwrap
 from collections import Counter, defaultdict, deque
@@ -26,9 +27,10 @@ from task_checks import (
     record,
 )
 
+from ladderbench.errors import UserError
 from ladderbench.execution import sandbox
 from ladderbench.grading.code import extract_code
-from ladderbench.live.base import Question
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
     MIN_TESTS,
@@ -496,3 +498,112 @@ def test_malformed_record_scores_zero() -> None:
     assert TASK.score({**rec, "tests": [{"input": 3}]}, answer).score == 0.0
     assert TASK.score({**rec, "entry_point": "not valid"}, answer).score == 0.0
     assert TASK.score("not a dict", answer).score == 0.0  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- fetched stdin/stdout problems
+
+
+def coding_file(**changes: Any) -> str:
+    data = {
+        "kind": "coding",
+        "source": "example-judge",
+        "url": "https://example.org/problem/17",
+        "title": "Sum of a list",
+        "published": "2026-11-30",
+        "licence": "CC BY 4.0",
+        "statement": "The first line holds n, the second n integers. Print their sum.",
+        "answer": None,
+        "choices": None,
+        "tests": [
+            {"input": "3\n1 2 3\n", "output": "6\n"},
+            {"input": "1\n-5\n", "output": "-5"},
+            {"input": "4\n10 20 30 40\n", "output": "100  \n\n"},
+        ],
+    }
+    data.update(changes)
+    return json.dumps(data)
+
+
+def coding_sources(**files: str) -> Sources:
+    dates = {name: json.loads(text).get("published", "") for name, text in files.items()}
+    return Sources(problems=dict(files), dates=dates)
+
+
+SUM_PROGRAM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
+
+
+def fetched_record(**changes: Any) -> dict:
+    return record(make_question(TASK, 0, sources=coding_sources(p=coding_file(**changes))))
+
+
+def test_fetched_program_runs_on_the_files_tests() -> None:
+    rec = fetched_record()
+    assert rec["subtask"] == "fetched_program" and len(rec["tests"]) == 3
+    assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+    assert TASK.score(rec, fence(SUM_PROGRAM)).score == 1.0
+    buffered = "import sys\ndata = sys.stdin.buffer.read().split()\nprint(sum(map(int, data[1:])))"
+    assert TASK.score(rec, fence(buffered)).score == 1.0
+    exits = "import sys\nn = int(input())\nprint(sum(map(int, input().split())))\nsys.exit(0)\n"
+    assert TASK.score(rec, fence(exits)).score == 1.0
+
+
+def test_fetched_program_wrong_slow_or_crashing_scores_zero() -> None:
+    rec = fetched_record()
+    wrong = [
+        "n = int(input())\nprint(sum(map(int, input().split())) + 1)\n",
+        "print(6)\n",  # the example only
+        "while True:\n    pass\n",
+        "import os\nprint(os.getcwd())\n",
+        "import sys\nsys.exit(3)\n",
+        "def f(:\n",
+    ]
+    for program in wrong:
+        assert TASK.score(rec, fence(program)).score == 0.0, program
+    assert TASK.score(rec, "no code here").score == 0.0
+
+
+def test_fetched_prompt_shows_statement_and_first_test_and_names_material() -> None:
+    q = make_question(TASK, 0, sources=coding_sources(p=coding_file()))
+    assert "Print their sum." in q.prompt and "3\n1 2 3\n```" in q.prompt
+    assert "standard input" in q.prompt and "```python" in q.prompt
+    assert q.material == (json.loads(coding_file())["statement"],)
+
+
+def test_fetched_problems_newest_first_fresh_only_then_exhausted() -> None:
+    sources = coding_sources(
+        old=coding_file(published="2026-01-01", statement="Old: print the sum."),
+        new=coding_file(published="2026-11-30", statement="New: print the sum."),
+    )
+    first = make_question(TASK, 0, sources=sources)
+    assert first.material == ("New: print the sum.",)
+    second = make_question(TASK, 5, sources=sources.using(first.material))
+    assert second.material == ("Old: print the sum.",)
+    spent = sources.using(["New: print the sum.", "Old: print the sum."])
+    with pytest.raises(UserError, match="every fetched coding problem"):
+        make_question(TASK, 0, sources=spent)
+
+
+def test_templates_are_the_fallback_without_coding_problems() -> None:
+    competition = json.dumps(
+        {**json.loads(coding_file()), "kind": "competition", "answer": "4", "tests": None}
+    )
+    assert make_question(TASK, 0, sources=coding_sources(c=competition)) == make(0)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"tests": []}, "tests"),
+        ({"tests": None}, "tests"),
+        ({"tests": [{"input": "1"}]}, "tests"),
+        ({"tests": [{"input": 1, "output": "1"}]}, "tests"),
+        ({"statement": None}, "statement"),
+        ({"kind": None}, "kind"),
+        ({"url": ["x"]}, "url"),
+    ],
+)
+def test_malformed_coding_file_is_one_line_naming_file_and_field(changes, field) -> None:
+    with pytest.raises(UserError) as error:
+        make_question(TASK, 0, sources=coding_sources(**{"bad.json": coding_file(**changes)}))
+    message = str(error.value)
+    assert "\n" not in message and message.startswith("bad.json") and repr(field) in message

@@ -216,6 +216,78 @@ def passes(sources: list[str], entry: str, tests: list[tuple[Args, Any]]) -> boo
     return run_tests(sources, entry, tests, limits=LIMITS).passed
 
 
+# ---------------------------------------------------------------- stdin/stdout programs
+
+STDIO_ENTRY = "run_program"
+
+_STDIO_WRAPPER = """\
+import io
+import sys
+
+PROGRAM = {program!r}
+# The program's own imports, for the sandbox to pre-import:
+{imports}
+
+
+def run_program(stdin_text):
+    given = io.TextIOWrapper(io.BytesIO(stdin_text.encode("utf-8")), encoding="utf-8")
+    printed = io.StringIO()
+    saved = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = given, printed
+    try:
+        space = {{"__name__": "__main__", "exit": sys.exit, "quit": sys.exit}}
+        exec(compile(PROGRAM, "solution.py", "exec"), space)
+    except SystemExit as stop:
+        if stop.code not in (None, 0):
+            raise
+    finally:
+        sys.stdin, sys.stdout = saved
+    return normalised_output(printed.getvalue())
+
+
+def normalised_output(text):
+    lines = [line.rstrip() for line in text.replace("\\r\\n", "\\n").split("\\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\\n".join(lines)
+"""
+
+
+def normalised_output(text: str) -> str:
+    """Printed text as it is compared: line ends unified, trailing spaces and blank last lines
+    dropped (the same function runs in the sandbox on what the program printed)."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def stdio_program(code: str) -> str:
+    """A whole program (reads stdin, prints) as the sandbox's function ``run_program(stdin)``,
+    which returns the normalised printed text. The program's import lines are repeated as
+    comments so that the sandbox pre-imports the allowed modules it names."""
+    imports = [
+        "# " + line.strip()
+        for line in code.splitlines()
+        if line.strip().startswith(("import ", "from "))
+    ]
+    return _STDIO_WRAPPER.format(program=code, imports="\n".join(imports))
+
+
+def stdio_limits(tests: int) -> Limits:
+    """Two CPU seconds per test (at most 30): fetched problems have real time limits."""
+    cpu = min(30, 2 * max(1, tests))
+    return Limits(cpu_seconds=cpu, wall_seconds=cpu * 2 + 4.0)
+
+
+def passes_stdio(code: str, tests: list[tuple[Args, Any]]) -> bool:
+    """Whether a whole program prints the expected output for every stdin of the tests."""
+    if not code.strip():
+        return False
+    report = run_tests([stdio_program(code)], STDIO_ENTRY, tests, limits=stdio_limits(len(tests)))
+    return report.passed
+
+
 def record_parts(record: Any) -> tuple[str, list[tuple[Args, Any]]] | None:
     """(entry point, tests) of a well-formed record, else None."""
     if not isinstance(record, dict):
