@@ -7,9 +7,11 @@ expressions, and each template is solved again here, in a different way from the
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import json
+import random
 import re
 import textwrap
 from collections import Counter, defaultdict, deque
@@ -35,7 +37,9 @@ from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
     MIN_TESTS,
     TEMPLATES,
+    make_problem,
 )
+from ladderbench.live.tasks._code_templates import algorithms
 from ladderbench.live.tasks.code_generation import CodeGeneration
 
 TASK = CodeGeneration()
@@ -305,10 +309,124 @@ ORACLES = {
 }
 
 
+# ---------------------------------------------------------------- algorithmic (difficulty >= 1)
+
+SMALL = 300  # inputs up to this size are also checked by brute force
+
+
+def _windows(nums: list[int], prompt: str) -> int:
+    least = _num(r"j - i >= (\d+) such that", prompt)
+    conditions = [
+        (int(r), int(m))
+        for r, m in re.findall(r"leaves remainder (\d+) when divided by (\d+)", prompt)
+    ]
+    prefix = list(itertools.accumulate(nums, initial=0))
+
+    def good(total: int) -> bool:
+        return all(total % m == r for r, m in conditions)
+
+    if len(nums) <= SMALL:
+        return sum(
+            good(prefix[j] - prefix[i])
+            for i in range(len(prefix))
+            for j in range(i + least, len(prefix))
+        )
+    # positions of each residue key; a pair needs the start's key to equal the end's minus r
+    where: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i, total in enumerate(prefix):
+        where[tuple(total % m for _, m in conditions)].append(i)
+    count = 0
+    for j, total in enumerate(prefix):
+        want = tuple((total - r) % m for r, m in conditions)
+        count += bisect.bisect_right(where[want], j - least)
+    return count
+
+
+def _chain(nums: list[int], prompt: str) -> int:
+    gap = _num(r"at least (\d+) greater than the element", prompt)
+    if len(nums) <= SMALL:
+        best = [1] * len(nums)
+        for i, x in enumerate(nums):
+            for j in range(i):
+                if x - nums[j] >= gap:
+                    best[i] = max(best[i], best[j] + 1)
+        return max(best, default=0)
+    values = sorted(set(nums))
+    tree = [0] * (len(values) + 1)  # Fenwick tree of prefix maxima over the sorted values
+
+    def query(count: int) -> int:
+        top = 0
+        while count > 0:
+            top = max(top, tree[count])
+            count -= count & -count
+        return top
+
+    def update(pos: int, value: int) -> None:
+        while pos <= len(values):
+            tree[pos] = max(tree[pos], value)
+            pos += pos & -pos
+
+    answer = 0
+    for x in nums:
+        length = query(bisect.bisect_right(values, x - gap)) + 1
+        update(bisect.bisect_left(values, x) + 1, length)
+        answer = max(answer, length)
+    return answer
+
+
+MOD = 1_000_000_007
+
+
+def _strings(n: int, prompt: str) -> int:
+    q = _num(r"over an alphabet of (\d+) letters", prompt)
+    k = _num(r"appears more than (\d+) times in a row", prompt)
+    if n <= 8:
+        return (
+            sum(
+                all(len(list(run)) <= k for _, run in itertools.groupby(word))
+                for word in itertools.product(range(q), repeat=n)
+            )
+            % MOD
+        )
+    # f(m) = q^m for m <= k, else (q - 1) * (f(m - 1) + ... + f(m - k)): the last run has
+    # length 1..k and a letter other than the run before it. x^n modulo that recurrence's
+    # characteristic polynomial gives f(n) as a combination of f(0..k-1)... (Kitamasa).
+    first = [0] + [q**m % MOD for m in range(1, k + 1)]  # f(0) = 0 is not used below
+    if n <= k:
+        return first[n]
+
+    def mulmod(a: list[int], b: list[int]) -> list[int]:
+        product = [0] * (2 * k - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                product[i + j] = (product[i + j] + x * y) % MOD
+        for d in range(len(product) - 1, k - 1, -1):  # x^k = (q - 1)(x^(k-1) + ... + 1)
+            top, product[d] = product[d], 0
+            for t in range(1, k + 1):
+                product[d - t] = (product[d - t] + top * (q - 1)) % MOD
+        return product[:k]
+
+    # f(1..k) are the initial terms: shift so that index 0 is f(1)
+    result, base, e = [1] + [0] * (k - 1), ([0, 1] + [0] * k)[:k] if k > 1 else [q - 1], n - 1
+    while e:
+        if e & 1:
+            result = mulmod(result, base)
+        base = mulmod(base, base)
+        e >>= 1
+    return sum(c * first[i + 1] for i, c in enumerate(result)) % MOD
+
+
+ALGORITHM_ORACLES = {
+    "count_windows": _windows,
+    "longest_chain": _chain,
+    "count_strings": _strings,
+}
+
+
 def oracle(prompt: str, args: list[Any]) -> Any:
     """The answer for args, from the prompt text alone."""
     name = re.search(r"^def (\w+)\(", prompt, re.M) or re.search(r"^(\w+)\(.*\) == ", prompt, re.M)
-    return ORACLES[name.group(1)](*args, prompt)
+    return {**ORACLES, **ALGORITHM_ORACLES}[name.group(1)](*args, prompt)
 
 
 def prompt_examples(prompt: str) -> list[tuple[str, str]]:
@@ -607,3 +725,87 @@ def test_malformed_coding_file_is_one_line_naming_file_and_field(changes, field)
         make_question(TASK, 0, sources=coding_sources(**{"bad.json": coding_file(**changes)}))
     message = str(error.value)
     assert "\n" not in message and message.startswith("bad.json") and repr(field) in message
+
+
+# ---------------------------------------------------------------- difficulty
+
+DIFFICULTIES = [*range(1, 9), 12, 20]
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_hidden_tests_rederived_at_every_difficulty(difficulty: int) -> None:
+    """Every hidden test, the largest included, re-derived from the prompt by the independent
+    solutions (brute force on the small inputs)."""
+    for index in range(3 if difficulty <= 8 else 2):
+        q = make_question(TASK, index, difficulty=difficulty)
+        assert q.subtask == "algorithms" and q.fields["template"] in ALGORITHM_ORACLES
+        assert MIN_TESTS <= len(q.fields["tests"]) <= MAX_TESTS
+        for test in q.fields["tests"]:
+            assert oracle(q.prompt, test["input"]) == test["output"], (difficulty, index)
+        assert all(len(call) < 200 for call, _ in prompt_examples(q.prompt))  # small examples
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(16):
+        assert make_question(TASK, index, difficulty=0) == make(index)
+
+
+def _sizes(difficulty: int) -> tuple[int, int]:
+    """(the longest hidden list, the largest hidden n) over every algorithmic template."""
+    size = algorithms.scale(difficulty)
+    longest = largest = 0
+    for template in algorithms.templates(size):
+        for seed in range(2):
+            problem = make_problem(random.Random(seed), template)
+            for args, _ in problem.tests:
+                if isinstance(args[0], list):
+                    longest = max(longest, len(args[0]))
+                else:
+                    largest = max(largest, args[0])
+    return longest, largest
+
+
+def test_difficulty_grows() -> None:
+    """The hidden inputs grow with d (lists up to their cap, n without bound), and so do the
+    conditions, the allowed run and the stress tests."""
+    sizes = [_sizes(d) for d in (1, 3, 5, 8, 12, 20)]
+    assert [s[0] for s in sizes] == sorted(s[0] for s in sizes) and sizes[0][0] < sizes[3][0]
+    assert all(a[1] < b[1] for a, b in itertools.pairwise(sizes))
+    scales = [algorithms.scale(d) for d in range(1, 21)]
+    for low, high in itertools.pairwise(scales):
+        assert high.string_digits == low.string_digits + 1
+        assert high.conditions >= low.conditions and high.run_limit >= low.run_limit
+    assert scales[-1].conditions == 6 and scales[-1].run_limit == 8
+
+
+NAIVE_WINDOWS = """\
+def count_windows(nums):
+    count = 0
+    for i in range(len(nums)):
+        total = 0
+        for j in range(i, len(nums)):
+            total += nums[j]
+            if j + 1 - i >= LEAST and all(total % m == r for m, r in CONDITIONS):
+                count += 1
+    return count
+"""
+
+
+def test_naive_solution_times_out_at_high_difficulty() -> None:
+    """A correct quadratic solution passes every small test but not the large hidden ones."""
+    q = next(
+        q
+        for q in (make_question(TASK, i, difficulty=8) for i in range(40))
+        if q.fields["template"] == "count_windows"
+    )
+    least = _num(r"j - i >= (\d+) such that", q.prompt)
+    conditions = [
+        (int(m), int(r))
+        for r, m in re.findall(r"leaves remainder (\d+) when divided by (\d+)", q.prompt)
+    ]
+    naive = f"LEAST = {least}\nCONDITIONS = {conditions!r}\n" + NAIVE_WINDOWS
+    rec = record(q)
+    small = {**rec, "tests": [t for t in rec["tests"] if len(t["input"][0]) <= 100]}
+    assert TASK.score(small, fence(naive)).score == 1.0
+    assert TASK.score(rec, fence(naive)).score == 0.0
+    assert TASK.score(rec, TASK.reference(rec)).score == 1.0

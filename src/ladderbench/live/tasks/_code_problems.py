@@ -7,6 +7,10 @@ rng; the template's reference solution (Python source text in its template, with
 written into it) is trusted code: the generator runs it in-process to compute the expected outputs
 of 8 to 15 inputs (two shown as examples, the rest hidden, edge cases included).
 
+From difficulty 1 on, problems come from the algorithmic templates (``_code_templates.algorithms``):
+their largest hidden inputs grow with the difficulty, so a naive solution runs out of the
+sandbox's time.
+
 Answers are read from the reply's last fenced code block (``extract_code``) and run in the
 sandbox (``ladderbench.execution.sandbox``) against the hidden tests: 1.0 when every test passes,
 else 0.0.
@@ -24,7 +28,7 @@ from typing import Any
 
 from ladderbench.execution.sandbox import ALLOWED_MODULES, Limits, run_tests
 from ladderbench.grading.code import defines
-from ladderbench.live.tasks._code_templates import TEMPLATES, Args, Template
+from ladderbench.live.tasks._code_templates import TEMPLATES, Args, Template, algorithms
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,14 @@ def make_problem(rng: random.Random, template: Template | None = None) -> Proble
         examples=tuple(tests[:2]),
         tests=tuple(tests),
     )
+
+
+def problem_at(rng: random.Random, difficulty: int) -> Problem:
+    """A problem at ``difficulty``: the v1 templates at 0; from 1 on an algorithmic template
+    whose largest hidden inputs grow with the difficulty (``algorithms.scale``)."""
+    if difficulty <= 0:
+        return make_problem(rng)
+    return make_problem(rng, rng.choice(algorithms.templates(algorithms.scale(difficulty))))
 
 
 def call_text(entry: str, args: Args) -> str:

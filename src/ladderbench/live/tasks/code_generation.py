@@ -17,6 +17,14 @@ in the sandbox on every stdin/stdout test of the file (output compared line by l
 spaces and blank last lines ignored; two CPU seconds per test). The templates are the fallback
 when the sources have no coding problem.
 
+Difficulty (``at_difficulty(d)``; 0 is v1): from d = 1 on, the problems are algorithmic
+(``_code_templates.algorithms``: counting slices under remainder conditions, the longest chain
+with a minimum gap, strings without long runs modulo a prime), and each step makes the largest
+hidden inputs bigger (lists double every two steps up to 20,000 elements, the string length
+gains a digit per step) and every few steps adds a remainder condition, a longer allowed run and
+a hidden stress test, so a naive solution exceeds the sandbox's time limit: the model must find
+the efficient algorithm, without tools to test it.
+
 Scoring: the reply's last fenced code block (Python-tagged or untagged blocks preferred; the last
 one that defines the function wins over a later usage snippet; without fences, a <solution> tag
 or a reply that is nothing but code) is run in the sandbox against 8 to 15 hidden tests; 1.0 when
@@ -37,25 +45,34 @@ from ladderbench.live.registry import register
 from ladderbench.live.tasks._code_problems import (
     STDIO_ENTRY,
     examples_text,
-    make_problem,
     modules_text,
     normalised_output,
     passes,
     passes_stdio,
+    problem_at,
     problem_fields,
     record_parts,
 )
+from ladderbench.live.tasks._code_templates.algorithms import Scale, scale
 from ladderbench.live.tasks._fetched import FetchedProblem, next_fresh
 
 
 @dataclass(frozen=True)
 class CodeGenerationConfig:
-    """Difficulty: the test counts are fixed by the templates (2 examples shown, 8-15 tests)."""
+    """Difficulty: 0 draws the v1 templates (2 examples shown, 8-15 tests); from 1 on, the
+    algorithmic templates with hidden inputs of ``scale`` (None at 0)."""
 
     shown_examples: int = 2
+    scale: Scale | None = None
 
 
 CONFIG = CodeGenerationConfig()
+
+
+def at_difficulty(d: int) -> CodeGenerationConfig:
+    """The config at difficulty ``d`` (0: v1)."""
+    return CONFIG if d <= 0 else CodeGenerationConfig(scale=scale(d))
+
 
 PROMPT_TEMPLATE = """\
 Write a Python function that solves the following problem.
@@ -138,7 +155,7 @@ class CodeGeneration(Task):
         fetched = next_fresh(sources, "coding", "coding problems")
         if fetched is not None:
             return program_question(fetched)
-        problem = make_problem(rng)
+        problem = problem_at(rng, difficulty)
         prompt = PROMPT_TEMPLATE.format(
             description=problem.description,
             signature=problem.signature,

@@ -1,0 +1,241 @@
+"""Algorithmic problems for coding difficulty d >= 1: a naive solution times out on the largest
+hidden inputs, so the model must find the efficient algorithm and still get every detail right.
+
+Each template is built for a ``Scale`` (from ``scale(d)``):
+
+- ``count_windows``: count slices of length >= L whose sum meets ``conditions`` remainders
+  (1 + d // 4 moduli) among up to ``n`` elements: O(n^2) pairs naively, O(n) with prefix
+  residues.
+- ``longest_chain``: the longest subsequence whose every element exceeds the one before by at
+  least ``gap``, among up to ``n`` elements: O(n^2) naively, O(n log n) with sorted tails.
+- ``count_strings``: strings of length N (up to 10^(5 + d)) over ``q`` letters with no run longer
+  than ``k`` (k = 2 + d // 3), modulo 1_000_000_007: O(N k) naively, O(k^3 log N) by matrix
+  powers.
+
+The largest inputs (``stress`` of them) are hidden tests; the examples stay small.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ladderbench.live.tasks._code_templates.base import Args, Cases, Template, ints
+
+MAX_LENGTH = 20_000  # the longest hidden list (records stay a few hundred kB at most)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How big the hidden inputs of the algorithmic templates are at one difficulty."""
+
+    length: int  # elements in the largest hidden lists
+    stress: int  # how many of the largest inputs are hidden tests
+    conditions: int  # remainder conditions in count_windows
+    run_limit: int  # the longest run allowed in count_strings
+    string_digits: int  # count_strings' largest n has this many digits
+
+
+def scale(d: int) -> Scale:
+    """Each step doubles the lists every two steps (capped at ``MAX_LENGTH``), multiplies the
+    string length by ten, and every few steps adds a condition, a longer allowed run and a
+    stress test."""
+    d = max(1, d)
+    return Scale(
+        length=min(MAX_LENGTH, 1000 * 2 ** ((d + 1) // 2)),
+        stress=min(3, 1 + d // 4),
+        conditions=1 + d // 4,
+        run_limit=2 + d // 3,
+        string_digits=6 + d,
+    )
+
+
+# ---------------------------------------------------------------- count_windows
+
+WINDOWS_DESCRIPTION = """\
+Given a list of integers nums, count the pairs (i, j) with 0 <= i < j <= len(nums) and \
+j - i >= $least such that the sum nums[i] + ... + nums[j - 1] $conditions (remainders as \
+Python's % gives them: between 0 and the divisor minus 1, also for negative sums). Return the \
+count. The hidden tests include lists of $length elements, and each test must finish within \
+about a second."""
+
+WINDOWS_REFERENCE = """\
+def count_windows(nums: list[int]) -> int:
+    mods = $mods
+    rems = $rems
+    least = $least
+    keys = [tuple(0 for _ in mods)]
+    total = 0
+    for x in nums:
+        total += x
+        keys.append(tuple(total % m for m in mods))
+    seen: dict[tuple[int, ...], int] = {}
+    count = 0
+    for j in range(least, len(keys)):
+        start = keys[j - least]
+        seen[start] = seen.get(start, 0) + 1
+        want = tuple((keys[j][t] - rems[t]) % mods[t] for t in range(len(mods)))
+        count += seen.get(want, 0)
+    return count
+"""
+
+
+def _windows_constants(size: Scale) -> Any:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        mods = [rng.randint(3, 9) for _ in range(size.conditions)]
+        rems = [rng.randrange(m) for m in mods]
+        phrases = [f"leaves remainder {r} when divided by {m}" for m, r in zip(mods, rems)]
+        return {
+            "mods": mods,
+            "rems": rems,
+            "least": rng.randint(2, 5),
+            "conditions": ", and ".join(phrases),
+            "length": size.length,
+        }
+
+    return draw
+
+
+def _windows_cases(size: Scale) -> Any:
+    def draw(rng: random.Random, c: dict[str, Any]) -> Cases:
+        typical = [[ints(rng, rng.randint(7, 12), -20, 30)] for _ in range(5)]
+        edges: list[Args] = [
+            [[]],
+            [ints(rng, c["least"] - 1, -9, 9)],
+            [[0] * (c["least"] + 4)],
+            [ints(rng, 30, -(10**9), 10**9)],
+        ]
+        stress = [[ints(rng, size.length, -999, 999)] for _ in range(size.stress)]
+        return typical, edges + stress
+
+    return draw
+
+
+# ---------------------------------------------------------------- longest_chain
+
+CHAIN_DESCRIPTION = """\
+Given a list of integers nums, return the length of the longest subsequence (elements taken in \
+their order in the list, not necessarily next to each other) in which every element is at \
+least $gap greater than the element chosen just before it. An empty list gives 0. The hidden \
+tests include lists of $length elements, and each test must finish within about a second."""
+
+CHAIN_REFERENCE = """\
+def longest_chain(nums: list[int]) -> int:
+    import bisect
+
+    gap = $gap
+    tails: list[int] = []
+    for x in nums:
+        size = bisect.bisect_right(tails, x - gap)
+        if size == len(tails):
+            tails.append(x)
+        elif x < tails[size]:
+            tails[size] = x
+    return len(tails)
+"""
+
+
+def _chain_constants(size: Scale) -> Any:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        return {"gap": rng.randint(2, 6), "length": size.length}
+
+    return draw
+
+
+def _chain_cases(size: Scale) -> Any:
+    def draw(rng: random.Random, c: dict[str, Any]) -> Cases:
+        typical = [[ints(rng, rng.randint(7, 12), -10, 25)] for _ in range(5)]
+        gap = c["gap"]
+        edges: list[Args] = [
+            [[]],
+            [[4]],
+            [[0, gap - 1, 2 * gap - 2, 3 * gap]],
+            [list(range(20, 0, -1))],
+        ]
+        stress = [[ints(rng, size.length, 0, 4 * size.length)] for _ in range(size.stress)]
+        return typical, edges + stress
+
+    return draw
+
+
+# ---------------------------------------------------------------- count_strings
+
+STRINGS_DESCRIPTION = """\
+Count the strings of length n (n >= 1) over an alphabet of $q letters in which no letter \
+appears more than $k times in a row. Return the count modulo 1000000007. The hidden tests \
+include values of n with $digits digits, and each test must finish within about a second."""
+
+STRINGS_REFERENCE = """\
+def count_strings(n: int) -> int:
+    q = $q
+    k = $k
+    mod = 1_000_000_007
+
+    def multiply(a: list[list[int]], b: list[list[int]]) -> list[list[int]]:
+        size = len(a)
+        return [
+            [sum(a[i][t] * b[t][j] for t in range(size)) % mod for j in range(size)]
+            for i in range(size)
+        ]
+
+    # state: the length of the string's last run (1..k); one step appends a letter
+    step = [[0] * k for _ in range(k)]
+    for run in range(k):
+        step[run][0] = q - 1
+        if run + 1 < k:
+            step[run][run + 1] = 1
+    power = [[int(i == j) for j in range(k)] for i in range(k)]
+    base, left = step, n - 1
+    while left:
+        if left & 1:
+            power = multiply(power, base)
+        base = multiply(base, base)
+        left >>= 1
+    return sum(q * power[0][j] for j in range(k)) % mod
+"""
+
+
+def _strings_constants(size: Scale) -> Any:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        return {"q": rng.randint(2, 5), "k": size.run_limit, "digits": size.string_digits}
+
+    return draw
+
+
+def _strings_cases(size: Scale) -> Any:
+    def draw(rng: random.Random, c: dict[str, Any]) -> Cases:
+        typical = [[rng.randint(3, 30)] for _ in range(5)]
+        edges: list[Args] = [[1], [c["k"]], [c["k"] + 1], [2]]
+        low = 10 ** (size.string_digits - 1)
+        stress = [[rng.randrange(low, 10 * low)] for _ in range(size.stress)]
+        return typical, edges + stress
+
+    return draw
+
+
+def templates(size: Scale) -> tuple[Template, ...]:
+    """The algorithmic templates with hidden inputs of ``size``."""
+    return (
+        Template(
+            "algorithms",
+            WINDOWS_DESCRIPTION,
+            WINDOWS_REFERENCE,
+            _windows_constants(size),
+            _windows_cases(size),
+        ),
+        Template(
+            "algorithms",
+            CHAIN_DESCRIPTION,
+            CHAIN_REFERENCE,
+            _chain_constants(size),
+            _chain_cases(size),
+        ),
+        Template(
+            "algorithms",
+            STRINGS_DESCRIPTION,
+            STRINGS_REFERENCE,
+            _strings_constants(size),
+            _strings_cases(size),
+        ),
+    )
