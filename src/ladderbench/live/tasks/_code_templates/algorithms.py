@@ -8,6 +8,8 @@ Each template is built for a ``Scale`` (from ``scale(d)``):
   residues.
 - ``longest_chain``: the longest subsequence whose every element exceeds the one before by at
   least ``gap``, among up to ``n`` elements: O(n^2) naively, O(n log n) with sorted tails.
+- ``count_calm``: count the slices whose largest minus smallest element is at most ``t``,
+  among up to ``n`` elements: O(n^2) naively, O(n) with two monotonic queues.
 - ``count_strings``: strings of length N (up to 10^(5 + d)) over ``q`` letters with no run longer
   than ``k`` (k = 2 + d // 3), modulo 1_000_000_007: O(N k) naively, O(k^3 log N) by matrix
   powers.
@@ -159,6 +161,73 @@ def _chain_cases(size: Scale) -> Any:
     return draw
 
 
+# ---------------------------------------------------------------- count_calm
+
+CALM_DESCRIPTION = """\
+Given a list of integers nums, count the non-empty slices nums[i:j] (0 <= i < j <= len(nums)) \
+in which the largest element minus the smallest element is at most $t. Return the count. The \
+hidden tests include lists of $length elements, and each test must finish within about a \
+second."""
+
+CALM_REFERENCE = """\
+def count_calm(nums: list[int]) -> int:
+    from collections import deque
+
+    t = $t
+    highs: deque[int] = deque()  # indices of the window, values decreasing
+    lows: deque[int] = deque()  # indices of the window, values increasing
+    start = 0
+    count = 0
+    for end, x in enumerate(nums):
+        while highs and nums[highs[-1]] <= x:
+            highs.pop()
+        highs.append(end)
+        while lows and nums[lows[-1]] >= x:
+            lows.pop()
+        lows.append(end)
+        while nums[highs[0]] - nums[lows[0]] > t:
+            start += 1
+            if highs[0] < start:
+                highs.popleft()
+            if lows[0] < start:
+                lows.popleft()
+        count += end - start + 1
+    return count
+"""
+
+
+def _calm_constants(size: Scale) -> Any:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        return {"t": rng.randint(3, 12), "length": size.length}
+
+    return draw
+
+
+def _calm_cases(size: Scale) -> Any:
+    def draw(rng: random.Random, c: dict[str, Any]) -> Cases:
+        typical = [[ints(rng, rng.randint(7, 12), -10, 20)] for _ in range(5)]
+        t = c["t"]
+        edges: list[Args] = [
+            [[]],
+            [[5]],
+            [[0, t, 0, t + 1, 0]],
+            [[7] * 12],
+        ]
+        stress = [[_walk(rng, size.length, t)] for _ in range(size.stress)]
+        return typical, edges + stress
+
+    return draw
+
+
+def _walk(rng: random.Random, length: int, t: int) -> list[int]:
+    """A random walk with steps up to t: long calm slices, so a naive count does real work."""
+    out, value = [], 0
+    for _ in range(length):
+        value += rng.randint(-t, t) // 2
+        out.append(value)
+    return out
+
+
 # ---------------------------------------------------------------- count_strings
 
 STRINGS_DESCRIPTION = """\
@@ -230,6 +299,13 @@ def templates(size: Scale) -> tuple[Template, ...]:
             CHAIN_REFERENCE,
             _chain_constants(size),
             _chain_cases(size),
+        ),
+        Template(
+            "algorithms",
+            CALM_DESCRIPTION,
+            CALM_REFERENCE,
+            _calm_constants(size),
+            _calm_cases(size),
         ),
         Template(
             "algorithms",
