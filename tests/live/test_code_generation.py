@@ -38,6 +38,7 @@ from ladderbench.live.tasks._code_problems import (
     MIN_TESTS,
     TEMPLATES,
     make_problem,
+    problem_fields,
 )
 from ladderbench.live.tasks._code_templates import algorithms
 from ladderbench.live.tasks.code_generation import CodeGeneration
@@ -822,7 +823,8 @@ def test_difficulty_grows() -> None:
     assert scales[-1].conditions == 6 and scales[-1].run_limit == 8
 
 
-NAIVE_WINDOWS = """\
+NAIVE = {  # correct but slow solutions; constants come first, read from the description
+    "count_windows": """\
 def count_windows(nums):
     count = 0
     for i in range(len(nums)):
@@ -832,24 +834,68 @@ def count_windows(nums):
             if j + 1 - i >= LEAST and all(total % m == r for m, r in CONDITIONS):
                 count += 1
     return count
-"""
+""",
+    "longest_chain": """\
+def longest_chain(nums):
+    best = [1] * len(nums)
+    for i in range(len(nums)):
+        for j in range(i):
+            if nums[i] - nums[j] >= GAP and best[j] + 1 > best[i]:
+                best[i] = best[j] + 1
+    return max(best, default=0)
+""",
+    "count_calm": """\
+def count_calm(nums):
+    count = 0
+    for i in range(len(nums)):
+        hi = lo = nums[i]
+        for j in range(i, len(nums)):
+            hi, lo = max(hi, nums[j]), min(lo, nums[j])
+            if hi - lo > T:
+                break
+            count += 1
+    return count
+""",
+    "count_strings": """\
+def count_strings(n):
+    ways = [Q] + [0] * (K - 1)  # by the length of the last run
+    for _ in range(n - 1):
+        ways = [sum(ways) * (Q - 1) % 1000000007] + ways[:-1]
+    return sum(ways) % 1000000007
+""",
+}
 
 
-def test_naive_solution_times_out_at_high_difficulty() -> None:
-    """A correct quadratic solution passes every small test but not the large hidden ones."""
-    q = next(
-        q
-        for q in (make_question(TASK, i, difficulty=8) for i in range(40))
-        if q.fields["template"] == "count_windows"
-    )
-    least = _num(r"j - i >= (\d+) such that", q.prompt)
-    conditions = [
-        (int(m), int(r))
-        for r, m in re.findall(r"leaves remainder (\d+) when divided by (\d+)", q.prompt)
-    ]
-    naive = f"LEAST = {least}\nCONDITIONS = {conditions!r}\n" + NAIVE_WINDOWS
-    rec = record(q)
-    small = {**rec, "tests": [t for t in rec["tests"] if len(t["input"][0]) <= 100]}
-    assert TASK.score(small, fence(naive)).score == 1.0
-    assert TASK.score(rec, fence(naive)).score == 0.0
-    assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+def naive_program(problem) -> str:
+    """The slow solution of ``problem``'s template with its constants from the description."""
+    text = problem.description
+    found = {
+        "LEAST": re.search(r"j - i >= (\d+)", text),
+        "GAP": re.search(r"at least (\d+) greater", text),
+        "T": re.search(r"is at most (\d+)\.", text),
+        "Q": re.search(r"alphabet of (\d+) letters", text),
+        "K": re.search(r"more than (\d+) times", text),
+    }
+    lines = [f"{name} = {m.group(1)}" for name, m in found.items() if m]
+    stated = re.findall(r"remainder (\d+) when divided by (\d+)", text)
+    lines.append(f"CONDITIONS = {[(int(m), int(r)) for r, m in stated]!r}")
+    return "\n".join(lines) + "\n" + NAIVE[problem.entry]
+
+
+def _passes(problem, code: str, tests) -> bool:
+    rec = {**problem_fields(problem), "ground_truth": problem.reference, "subtask": "algorithms"}
+    rec["tests"] = [{"input": args, "output": out} for args, out in tests]
+    return TASK.score(rec, fence(code)).score == 1.0
+
+
+def test_naive_solutions_time_out_at_high_difficulty() -> None:
+    """Correct but slow solutions pass every small test at any d, and at d = 8 no longer pass
+    the large hidden ones, which the reference passes."""
+    for template in algorithms.templates(algorithms.scale(8)):
+        problem = make_problem(random.Random(3), template)
+        naive = naive_program(problem)
+        small = [(a, o) for a, o in problem.tests if not isinstance(a[0], int) or a[0] < 10**4]
+        small = [(a, o) for a, o in small if not isinstance(a[0], list) or len(a[0]) <= 100]
+        assert _passes(problem, naive, small), template.key
+        assert not _passes(problem, naive, problem.tests), template.key
+        assert _passes(problem, problem.reference, problem.tests), template.key

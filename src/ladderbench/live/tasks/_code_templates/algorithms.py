@@ -220,11 +220,16 @@ def _calm_cases(size: Scale) -> Any:
 
 
 def _walk(rng: random.Random, length: int, t: int) -> list[int]:
-    """A random walk with steps up to t: long calm slices, so a naive count does real work."""
-    out, value = [], 0
-    for _ in range(length):
-        value += rng.randint(-t, t) // 2
-        out.append(value)
+    """A few long stretches whose values stay within about t of each other (a naive count
+    scans each stretch once per start), separated by jumps."""
+    out: list[int] = []
+    base = 0
+    while len(out) < length:
+        stretch = rng.randint(length // 6, length // 3)
+        for _ in range(min(stretch, length - len(out))):
+            spike = rng.random() < 0.002  # now and then a value that breaks the stretch
+            out.append(base + (rng.randint(t + 1, 2 * t) if spike else rng.randint(0, t)))
+        base += rng.choice([-1, 1]) * rng.randint(t + 2, 3 * t)
     return out
 
 
