@@ -404,6 +404,25 @@ def _calm(nums: list[int], prompt: str) -> int:
     return count
 
 
+def _meetings(meetings: list[list[int]], prompt: str) -> int:
+    c = _num(r"start >= end \+ (\d+)", prompt)
+    if len(meetings) <= 12:  # every subset
+        best = 0
+        for chosen in itertools.product([False, True], repeat=len(meetings)):
+            picked = sorted(m for m, take in zip(meetings, chosen) if take)
+            if all(b[0] >= a[1] + c for a, b in itertools.pairwise(picked)):
+                best = max(best, sum(m[2] for m in picked))
+        return best
+    # by start, from the last: skip meeting i, or take it and jump to the first allowed start
+    ordered = sorted(meetings)
+    starts = [m[0] for m in ordered]
+    best = [0] * (len(ordered) + 1)
+    for i in range(len(ordered) - 1, -1, -1):
+        after = bisect.bisect_left(starts, ordered[i][1] + c)
+        best[i] = max(best[i + 1], ordered[i][2] + best[after])
+    return best[0]
+
+
 MOD = 1_000_000_007
 
 
@@ -450,6 +469,7 @@ ALGORITHM_ORACLES = {
     "count_windows": _windows,
     "longest_chain": _chain,
     "count_calm": _calm,
+    "best_meetings": _meetings,
     "count_strings": _strings,
 }
 
@@ -856,6 +876,18 @@ def count_calm(nums):
             count += 1
     return count
 """,
+    "best_meetings": """\
+def best_meetings(meetings):
+    ordered = sorted(meetings, key=lambda m: m[1])
+    best = []
+    for i, (start, end, value) in enumerate(ordered):
+        top = value
+        for j in range(i):
+            if ordered[j][1] + C <= start:
+                top = max(top, best[j] + value)
+        best.append(top)
+    return max(best, default=0)
+""",
     "count_strings": """\
 def count_strings(n):
     ways = [Q] + [0] * (K - 1)  # by the length of the last run
@@ -873,6 +905,7 @@ def naive_program(problem) -> str:
         "LEAST": re.search(r"j - i >= (\d+)", text),
         "GAP": re.search(r"at least (\d+) greater", text),
         "T": re.search(r"is at most (\d+)\.", text),
+        "C": re.search(r"start >= end \+ (\d+)", text),
         "Q": re.search(r"alphabet of (\d+) letters", text),
         "K": re.search(r"more than (\d+) times", text),
     }

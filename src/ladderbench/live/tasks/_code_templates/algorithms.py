@@ -10,6 +10,9 @@ Each template is built for a ``Scale`` (from ``scale(d)``):
   least ``gap``, among up to ``n`` elements: O(n^2) naively, O(n log n) with sorted tails.
 - ``count_calm``: count the slices whose largest minus smallest element is at most ``t``,
   among up to ``n`` elements: O(n^2) naively, O(n) with two monotonic queues.
+- ``best_meetings``: the largest total value of meetings, no two overlapping and each next one
+  starting at least ``c`` after the previous ends, among up to ``n / 4`` meetings: O(n^2) with a
+  plain DP, O(n log n) with a sorted DP and binary search.
 - ``count_strings``: strings of length N (up to 10^(5 + d)) over ``q`` letters with no run longer
   than ``k`` (k = 2 + d // 3), modulo 1_000_000_007: O(N k) naively, O(k^3 log N) by matrix
   powers.
@@ -233,6 +236,63 @@ def _walk(rng: random.Random, length: int, t: int) -> list[int]:
     return out
 
 
+# ---------------------------------------------------------------- best_meetings
+
+MEETINGS_DESCRIPTION = """\
+Given a list of meetings [start, end, value] (integers, start < end), choose some of them so \
+that for any two chosen meetings, the later-starting one starts at least $c time units after \
+the other one ends (start >= end + $c; two meetings with the same start cannot both be chosen). \
+Return the largest possible sum of the chosen meetings' values (0 when the list is empty). Values \
+are positive. The hidden tests include $count meetings, and each test must finish within about \
+a second."""
+
+MEETINGS_REFERENCE = """\
+def best_meetings(meetings: list[list[int]]) -> int:
+    import bisect
+
+    c = $c
+    ordered = sorted(meetings, key=lambda m: m[1])
+    ends = [m[1] for m in ordered]
+    best = [0]  # best[i]: the best total using the first i meetings by end
+    for start, end, value in ordered:
+        before = bisect.bisect_right(ends, start - c)
+        best.append(max(best[-1], best[before] + value))
+    return best[-1]
+"""
+
+
+def _meetings_constants(size: Scale) -> Any:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        return {"c": rng.randint(1, 5), "count": size.length // 4}
+
+    return draw
+
+
+def _meetings(rng: random.Random, count: int, horizon: int) -> list[list[int]]:
+    out = []
+    for _ in range(count):
+        start = rng.randint(0, horizon)
+        out.append([start, start + rng.randint(1, 12), rng.randint(1, 50)])
+    return out
+
+
+def _meetings_cases(size: Scale) -> Any:
+    def draw(rng: random.Random, c: dict[str, Any]) -> Cases:
+        typical = [[_meetings(rng, rng.randint(5, 9), 40)] for _ in range(5)]
+        gap = c["c"]
+        edges: list[Args] = [
+            [[]],
+            [[[3, 5, 10]]],
+            [[[0, 4, 5], [4 + gap - 1, 9, 7], [4 + gap, 10, 6]]],
+            [[[0, 10, 8], [0, 10, 9], [1, 2, 5]]],
+        ]
+        count = size.length // 4
+        stress = [[_meetings(rng, count, 3 * count)] for _ in range(size.stress)]
+        return typical, edges + stress
+
+    return draw
+
+
 # ---------------------------------------------------------------- count_strings
 
 STRINGS_DESCRIPTION = """\
@@ -311,6 +371,13 @@ def templates(size: Scale) -> tuple[Template, ...]:
             CALM_REFERENCE,
             _calm_constants(size),
             _calm_cases(size),
+        ),
+        Template(
+            "algorithms",
+            MEETINGS_DESCRIPTION,
+            MEETINGS_REFERENCE,
+            _meetings_constants(size),
+            _meetings_cases(size),
         ),
         Template(
             "algorithms",
