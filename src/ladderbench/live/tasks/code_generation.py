@@ -19,7 +19,8 @@ when the sources have no coding problem.
 
 Difficulty (``at_difficulty(d)``; 0 is v1): from d = 1 on, the problems are algorithmic
 (``_code_templates.algorithms``: counting slices under remainder conditions, the longest chain
-with a minimum gap, strings without long runs modulo a prime), and each step makes the largest
+with a minimum gap, calm slices, the best meetings with a gap, strings without long runs modulo
+a prime), and each step makes the largest
 hidden inputs bigger (lists double every two steps up to 20,000 elements, the string length
 gains a digit per step) and every few steps adds a remainder condition, a longer allowed run and
 a hidden stress test, so a naive solution exceeds the sandbox's time limit: the model must find
