@@ -481,6 +481,16 @@ def test_fetched_problems_drawn_newest_first_and_only_fresh() -> None:
         make_question(TASK, 2, sources=sources.using(["New problem?", "Old problem?"]))
 
 
+def test_undated_folder_falls_back_on_the_files_published_dates() -> None:
+    sources = Sources(
+        problems={
+            "a.json": problem_file(published="2026-09-01", statement="September?"),
+            "b.json": problem_file(published="2026-11-01", statement="November?"),
+        }
+    )
+    assert make_question(TASK, 0, sources=sources).material == ("November?",)
+
+
 def test_templates_are_the_fallback_without_competition_problems() -> None:
     coding = problem_file(kind="coding", answer=None, tests=[{"input": "1", "output": "1"}])
     q = make_question(TASK, 0, sources=fetched_sources(**{"c.json": coding}))

@@ -107,11 +107,14 @@ def parse_problem(file: str, text: str) -> FetchedProblem:
 
 
 def fetched_problems(sources: Sources, kind: Kind) -> list[FetchedProblem]:
-    """Every problem file of ``kind`` in the sources, newest first (every file is validated,
-    whatever its kind: a broken file is reported by the first task that reads the folder)."""
+    """Every problem file of ``kind`` in the sources, newest first (dated by the folder's
+    provenance, else by the file's own ``published``; every file is validated, whatever its
+    kind: a broken file is reported by the first task that reads the folder)."""
     problems = [parse_problem(name, sources.problems[name]) for name in sorted(sources.problems)]
-    by_name = {p.file: p for p in problems if p.kind == kind}
-    return [by_name[name] for name in sources.newest_first(by_name)]
+    mine = [p for p in problems if p.kind == kind]
+    dated = replace(sources, dates={p.file: sources.dates.get(p.file) or p.published for p in mine})
+    by_name = {p.file: p for p in mine}
+    return [by_name[name] for name in dated.newest_first(by_name)]
 
 
 def next_fresh(sources: Sources, kind: Kind, pool: str) -> FetchedProblem | None:
