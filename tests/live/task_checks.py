@@ -35,11 +35,7 @@ Make = Callable[..., Question]  # a test file's make(index, release=RELEASE)
 
 
 def make_question(
-    task,
-    index: int,
-    release: str = RELEASE,
-    sources: Sources | None = None,
-    difficulty: int = 0,
+    task, index: int, release: str = RELEASE, sources: Sources | None = None, difficulty: int = 0
 ) -> Question:
     """Question ``index`` of ``release`` at ``difficulty``, drawn from its own seeded rng
     (built-in data unless ``sources`` are given)."""
@@ -124,6 +120,22 @@ def fresh_registry_digests(release: str = RELEASE) -> str:
         questions = [make_question(task, index, release) for index in range(DIGEST_COUNT)]
         digests[name] = question_digest(task, questions, with_reference=True)
     return json.dumps(digests)
+
+
+def level_digest(task_name: str, difficulty: int, count: int = 4) -> str:
+    """``question_digest`` (references included) of questions 0..count-1 of one task at one
+    difficulty."""
+    from ladderbench.live.registry import TASKS
+
+    task = TASKS.get(task_name)
+    questions = [make_question(task, i, difficulty=difficulty) for i in range(count)]
+    return question_digest(task, questions, with_reference=True)
+
+
+def level_digest_under(hash_seed: str, task_name: str, difficulty: int) -> str:
+    """``level_digest`` as a fresh interpreter under ``PYTHONHASHSEED=hash_seed`` computes it."""
+    code = f"import task_checks\nprint(task_checks.level_digest({task_name!r}, {difficulty}))\n"
+    return python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
 
 
 def registry_digests_under(hash_seed: str, release: str = RELEASE) -> dict[str, str]:
