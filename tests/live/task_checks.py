@@ -122,27 +122,30 @@ def fresh_registry_digests(release: str = RELEASE) -> str:
     return json.dumps(digests)
 
 
-def level_digest(task_name: str, difficulty: int, count: int = 4) -> str:
-    """``question_digest`` (references included) of questions 0..count-1 of one task at one
-    difficulty."""
-    from ladderbench.live.registry import TASKS
-
-    task = TASKS.get(task_name)
-    questions = [make_question(task, i, difficulty=difficulty) for i in range(count)]
-    return question_digest(task, questions, with_reference=True)
-
-
-def level_digest_under(hash_seed: str, task_name: str, difficulty: int) -> str:
-    """``level_digest`` as a fresh interpreter under ``PYTHONHASHSEED=hash_seed`` computes it."""
-    code = f"import task_checks\nprint(task_checks.level_digest({task_name!r}, {difficulty}))\n"
-    return python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
-
-
 def registry_digests_under(hash_seed: str, release: str = RELEASE) -> dict[str, str]:
     """``fresh_registry_digests`` as a fresh interpreter whose ``PYTHONHASHSEED`` is
     ``hash_seed`` computes it: one child for all tasks."""
     code = f"import task_checks\nprint(task_checks.fresh_registry_digests({release!r}))\n"
     return json.loads(python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent]))
+
+
+def task_digest(name: str, difficulty: int, count: int, release: str = RELEASE) -> str:
+    """``question_digest`` (references included) of task ``name``'s questions 0..count-1 at
+    ``difficulty``."""
+    from ladderbench.live.registry import TASKS
+
+    task = TASKS.get(name)
+    questions = [make_question(task, i, release, difficulty=difficulty) for i in range(count)]
+    return question_digest(task, questions, with_reference=True)
+
+
+def task_digest_under(hash_seed: str, name: str, difficulty: int, count: int) -> str:
+    """``task_digest`` as a fresh interpreter whose ``PYTHONHASHSEED`` is ``hash_seed``
+    computes it."""
+    code = (
+        f"import task_checks\nprint(task_checks.task_digest({name!r}, {difficulty!r}, {count!r}))\n"
+    )
+    return python_output(code, hash_seed=hash_seed, path=[Path(__file__).parent])
 
 
 # ---------------------------------------------------------------- the shipped answer ladder
