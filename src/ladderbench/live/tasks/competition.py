@@ -11,9 +11,9 @@ numbers are new, and the answer must be exact: one slip anywhere gives a wrong n
 
 Difficulty (``at_difficulty(d)``; 0 is v1): each step up enlarges the numbers (more dice, more
 flips, larger grids, clubs, exponents, limits and floors, up to caps that keep an exhaustive
-check feasible), and from d = 2 on a question combines several templates: ``1 + d // 2``
-different problems, answered by the exact sum of their answers, so a question needs every one
-of its parts right (d = 12: seven problems; the part count grows without bound).
+check feasible), and from d = 1 on a question combines several templates: ``1 + (d + 1) // 2``
+different problems (two at d = 1), answered by the exact sum of their answers, so a question
+needs every one of its parts right (d = 12: seven problems; the count grows without bound).
 
 Fetched problems: when ``--sources`` holds ``kind: competition`` problem files (``live fetch``),
 each question is the newest one not yet served (material: its statement), asked as written,
@@ -97,7 +97,7 @@ def at_difficulty(d: int) -> CompetitionConfig:
         order_die_sides=_grown((6, 20), d, 2, 30),
         order_die_sides_four=_grown((6, 12), d, 1, 16),
         club=_grown((5, 8), d, 1, 9),
-        parts=1 + d // 2,
+        parts=1 + (d + 1) // 2,
     )
 
 
