@@ -10,6 +10,7 @@ import re
 import textwrap
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import (
@@ -27,7 +28,11 @@ from test_code_generation import (  # the autouse fixture applies here too
 
 from ladderbench.live.base import Question
 from ladderbench.live.tasks._code_problems import completion_sources, split_prefix
-from ladderbench.live.tasks.code_completion import CodeCompletion
+from ladderbench.live.tasks.code_completion import (
+    CodeCompletion,
+    CodeCompletionConfig,
+    at_difficulty,
+)
 
 TASK = CodeCompletion()
 CODE_PARTS = [
@@ -191,3 +196,35 @@ def test_malformed_record_scores_zero() -> None:
     assert TASK.score({**rec, "prefix": None}, answer).score == 0.0
     assert TASK.score({**rec, "tests": "x"}, answer).score == 0.0
     assert TASK.score(["not", "a", "dict"], answer).score == 0.0  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- difficulty
+
+
+@pytest.mark.parametrize("difficulty", [*range(1, 9), 12, 20])
+def test_harder_questions_rederived_and_continuations_score_one(difficulty: int) -> None:
+    for index in range(2):
+        q = make_question(TASK, index, difficulty=difficulty)
+        rec = record(q)
+        assert q.ground_truth.startswith(q.fields["prefix"])
+        assert q.fields["prefix"].startswith(q.fields["signature"] + "\n")
+        for test in q.fields["tests"]:
+            assert oracle(q.prompt, test["input"]) == test["output"], (difficulty, index)
+        assert TASK.score(rec, fence(rest(rec))).score == 1.0
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(16):
+        assert make_question(TASK, index, difficulty=0) == make(index)
+    assert at_difficulty(0) == CodeCompletionConfig()
+
+
+def test_less_is_given_as_difficulty_grows() -> None:
+    """The share of the reference to write grows with d (down to the def line and one more)."""
+    shares = [at_difficulty(d).given for d in range(0, 21)]
+    assert shares == sorted(shares, reverse=True) and shares[-1] < shares[0]
+    written = []
+    for d in (1, 4, 8):
+        qs = [make_question(TASK, i, difficulty=d) for i in range(12)]
+        written.append(sum(len(rest(record(q)).splitlines()) for q in qs))
+    assert written == sorted(written) and written[0] < written[-1]

@@ -7,8 +7,11 @@ expressions, and each template is solved again here, in a different way from the
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
+import json
+import random
 import re
 import textwrap
 from collections import Counter, defaultdict, deque
@@ -26,14 +29,18 @@ from task_checks import (
     record,
 )
 
+from ladderbench.errors import UserError
 from ladderbench.execution import sandbox
 from ladderbench.grading.code import extract_code
-from ladderbench.live.base import Question
+from ladderbench.live.base import Question, Sources
 from ladderbench.live.tasks._code_problems import (
     MAX_TESTS,
     MIN_TESTS,
     TEMPLATES,
+    make_problem,
+    problem_fields,
 )
+from ladderbench.live.tasks._code_templates import algorithms
 from ladderbench.live.tasks.code_generation import CodeGeneration
 
 TASK = CodeGeneration()
@@ -303,10 +310,174 @@ ORACLES = {
 }
 
 
+# ---------------------------------------------------------------- algorithmic (difficulty >= 1)
+
+SMALL = 300  # inputs up to this size are also checked by brute force
+
+
+def _windows(nums: list[int], prompt: str) -> int:
+    least = _num(r"j - i >= (\d+) such that", prompt)
+    conditions = [
+        (int(r), int(m))
+        for r, m in re.findall(r"leaves remainder (\d+) when divided by (\d+)", prompt)
+    ]
+    prefix = list(itertools.accumulate(nums, initial=0))
+
+    def good(total: int) -> bool:
+        return all(total % m == r for r, m in conditions)
+
+    if len(nums) <= SMALL:
+        return sum(
+            good(prefix[j] - prefix[i])
+            for i in range(len(prefix))
+            for j in range(i + least, len(prefix))
+        )
+    # positions of each residue key; a pair needs the start's key to equal the end's minus r
+    where: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for i, total in enumerate(prefix):
+        where[tuple(total % m for _, m in conditions)].append(i)
+    count = 0
+    for j, total in enumerate(prefix):
+        want = tuple((total - r) % m for r, m in conditions)
+        count += bisect.bisect_right(where[want], j - least)
+    return count
+
+
+def _chain(nums: list[int], prompt: str) -> int:
+    gap = _num(r"at least (\d+) greater than the element", prompt)
+    if len(nums) <= SMALL:
+        best = [1] * len(nums)
+        for i, x in enumerate(nums):
+            for j in range(i):
+                if x - nums[j] >= gap:
+                    best[i] = max(best[i], best[j] + 1)
+        return max(best, default=0)
+    values = sorted(set(nums))
+    tree = [0] * (len(values) + 1)  # Fenwick tree of prefix maxima over the sorted values
+
+    def query(count: int) -> int:
+        top = 0
+        while count > 0:
+            top = max(top, tree[count])
+            count -= count & -count
+        return top
+
+    def update(pos: int, value: int) -> None:
+        while pos <= len(values):
+            tree[pos] = max(tree[pos], value)
+            pos += pos & -pos
+
+    answer = 0
+    for x in nums:
+        length = query(bisect.bisect_right(values, x - gap)) + 1
+        update(bisect.bisect_left(values, x) + 1, length)
+        answer = max(answer, length)
+    return answer
+
+
+def _calm(nums: list[int], prompt: str) -> int:
+    t = _num(r"the smallest element is at most (\d+)\.", prompt)
+    if len(nums) <= SMALL:
+        return sum(
+            max(nums[i:j]) - min(nums[i:j]) <= t
+            for i in range(len(nums))
+            for j in range(i + 1, len(nums) + 1)
+        )
+    # sparse tables of maxima and minima, queried for each start's furthest calm end
+    highs, lows = [nums], [nums]
+    while 2 ** len(highs) <= len(nums):
+        half = 2 ** (len(highs) - 1)
+        highs.append([max(a, b) for a, b in zip(highs[-1], highs[-1][half:])])
+        lows.append([min(a, b) for a, b in zip(lows[-1], lows[-1][half:])])
+
+    def spread(i: int, j: int) -> int:  # max - min of nums[i:j]
+        level = (j - i).bit_length() - 1
+        top = max(highs[level][i], highs[level][j - 2**level])
+        return top - min(lows[level][i], lows[level][j - 2**level])
+
+    count, end = 0, 0  # the furthest calm end never moves left as the start moves right
+    for i in range(len(nums)):
+        end = max(end, i + 1)
+        while end < len(nums) and spread(i, end + 1) <= t:
+            end += 1
+        count += end - i
+    return count
+
+
+def _meetings(meetings: list[list[int]], prompt: str) -> int:
+    c = _num(r"start >= end \+ (\d+)", prompt)
+    if len(meetings) <= 12:  # every subset
+        best = 0
+        for chosen in itertools.product([False, True], repeat=len(meetings)):
+            picked = sorted(m for m, take in zip(meetings, chosen) if take)
+            if all(b[0] >= a[1] + c for a, b in itertools.pairwise(picked)):
+                best = max(best, sum(m[2] for m in picked))
+        return best
+    # by start, from the last: skip meeting i, or take it and jump to the first allowed start
+    ordered = sorted(meetings)
+    starts = [m[0] for m in ordered]
+    best = [0] * (len(ordered) + 1)
+    for i in range(len(ordered) - 1, -1, -1):
+        after = bisect.bisect_left(starts, ordered[i][1] + c)
+        best[i] = max(best[i + 1], ordered[i][2] + best[after])
+    return best[0]
+
+
+MOD = 1_000_000_007
+
+
+def _strings(n: int, prompt: str) -> int:
+    q = _num(r"over an alphabet of (\d+) letters", prompt)
+    k = _num(r"appears more than (\d+) times in a row", prompt)
+    if n <= 16 and q**n <= 100_000:  # every word
+        return (
+            sum(
+                all(len(list(run)) <= k for _, run in itertools.groupby(word))
+                for word in itertools.product(range(q), repeat=n)
+            )
+            % MOD
+        )
+    # f(m) = q^m for m <= k, else (q - 1) * (f(m - 1) + ... + f(m - k)): the last run has
+    # length 1..k and a letter other than the run before it. x^n modulo that recurrence's
+    # characteristic polynomial gives f(n) as a combination of f(0..k-1)... (Kitamasa).
+    first = [0] + [q**m % MOD for m in range(1, k + 1)]  # f(0) = 0 is not used below
+    if n <= k:
+        return first[n]
+
+    def mulmod(a: list[int], b: list[int]) -> list[int]:
+        product = [0] * (2 * k - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                product[i + j] = (product[i + j] + x * y) % MOD
+        for d in range(len(product) - 1, k - 1, -1):  # x^k = (q - 1)(x^(k-1) + ... + 1)
+            top, product[d] = product[d], 0
+            for t in range(1, k + 1):
+                product[d - t] = (product[d - t] + top * (q - 1)) % MOD
+        return product[:k]
+
+    # f(1..k) are the initial terms: shift so that index 0 is f(1)
+    result, base, e = [1] + [0] * (k - 1), ([0, 1] + [0] * k)[:k] if k > 1 else [q - 1], n - 1
+    while e:
+        if e & 1:
+            result = mulmod(result, base)
+        base = mulmod(base, base)
+        e >>= 1
+    return sum(c * first[i + 1] for i, c in enumerate(result)) % MOD
+
+
+ALGORITHM_ORACLES = {
+    "count_windows": _windows,
+    "longest_chain": _chain,
+    "count_calm": _calm,
+    "best_meetings": _meetings,
+    "count_strings": _strings,
+}
+
+
 def oracle(prompt: str, args: list[Any]) -> Any:
     """The answer for args, from the prompt text alone."""
     name = re.search(r"^def (\w+)\(", prompt, re.M) or re.search(r"^(\w+)\(.*\) == ", prompt, re.M)
-    return ORACLES[name.group(1)](*args, prompt)
+    return {**ORACLES, **ALGORITHM_ORACLES}[name.group(1)](*args, prompt)
 
 
 def prompt_examples(prompt: str) -> list[tuple[str, str]]:
@@ -496,3 +667,268 @@ def test_malformed_record_scores_zero() -> None:
     assert TASK.score({**rec, "tests": [{"input": 3}]}, answer).score == 0.0
     assert TASK.score({**rec, "entry_point": "not valid"}, answer).score == 0.0
     assert TASK.score("not a dict", answer).score == 0.0  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- fetched stdin/stdout problems
+
+
+def coding_file(**changes: Any) -> str:
+    data = {
+        "kind": "coding",
+        "source": "example-judge",
+        "url": "https://example.org/problem/17",
+        "title": "Sum of a list",
+        "published": "2026-11-30",
+        "licence": "CC BY 4.0",
+        "statement": "The first line holds n, the second n integers. Print their sum.",
+        "answer": None,
+        "choices": None,
+        "tests": [
+            {"input": "3\n1 2 3\n", "output": "6\n"},
+            {"input": "1\n-5\n", "output": "-5"},
+            {"input": "4\n10 20 30 40\n", "output": "100  \n\n"},
+        ],
+    }
+    data.update(changes)
+    return json.dumps(data)
+
+
+def coding_sources(**files: str) -> Sources:
+    dates = {name: json.loads(text).get("published", "") for name, text in files.items()}
+    return Sources(problems=dict(files), dates=dates)
+
+
+SUM_PROGRAM = "n = int(input())\nprint(sum(map(int, input().split())))\n"
+
+
+def fetched_record(**changes: Any) -> dict:
+    return record(make_question(TASK, 0, sources=coding_sources(p=coding_file(**changes))))
+
+
+def test_fetched_program_runs_on_the_files_tests() -> None:
+    rec = fetched_record()
+    assert rec["subtask"] == "fetched_program" and len(rec["tests"]) == 3
+    assert TASK.score(rec, TASK.reference(rec)).score == 1.0
+    assert TASK.score(rec, fence(SUM_PROGRAM)).score == 1.0
+    buffered = "import sys\ndata = sys.stdin.buffer.read().split()\nprint(sum(map(int, data[1:])))"
+    assert TASK.score(rec, fence(buffered)).score == 1.0
+    exits = "import sys\nn = int(input())\nprint(sum(map(int, input().split())))\nsys.exit(0)\n"
+    assert TASK.score(rec, fence(exits)).score == 1.0
+
+
+def test_fetched_program_wrong_slow_or_crashing_scores_zero() -> None:
+    rec = fetched_record()
+    wrong = [
+        "n = int(input())\nprint(sum(map(int, input().split())) + 1)\n",
+        "print(6)\n",  # the example only
+        "while True:\n    pass\n",
+        "import os\nprint(os.getcwd())\n",
+        "import sys\nsys.exit(3)\n",
+        "def f(:\n",
+    ]
+    for program in wrong:
+        assert TASK.score(rec, fence(program)).score == 0.0, program
+    assert TASK.score(rec, "no code here").score == 0.0
+
+
+def test_fetched_prompt_shows_statement_and_first_test_and_names_material() -> None:
+    q = make_question(TASK, 0, sources=coding_sources(p=coding_file()))
+    assert "Print their sum." in q.prompt and "3\n1 2 3\n```" in q.prompt
+    assert "standard input" in q.prompt and "```python" in q.prompt
+    assert q.material == (json.loads(coding_file())["statement"],)
+
+
+def test_fetched_problems_newest_first_fresh_only_then_exhausted() -> None:
+    sources = coding_sources(
+        old=coding_file(published="2026-01-01", statement="Old: print the sum."),
+        new=coding_file(published="2026-11-30", statement="New: print the sum."),
+    )
+    first = make_question(TASK, 0, sources=sources)
+    assert first.material == ("New: print the sum.",)
+    second = make_question(TASK, 5, sources=sources.using(first.material))
+    assert second.material == ("Old: print the sum.",)
+    spent = sources.using(["New: print the sum.", "Old: print the sum."])
+    with pytest.raises(UserError, match="every fetched coding problem"):
+        make_question(TASK, 0, sources=spent)
+
+
+def test_templates_are_the_fallback_without_coding_problems() -> None:
+    competition = json.dumps(
+        {**json.loads(coding_file()), "kind": "competition", "answer": "4", "tests": None}
+    )
+    assert make_question(TASK, 0, sources=coding_sources(c=competition)) == make(0)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"tests": []}, "tests"),
+        ({"tests": None}, "tests"),
+        ({"tests": [{"input": "1"}]}, "tests"),
+        ({"tests": [{"input": 1, "output": "1"}]}, "tests"),
+        ({"statement": None}, "statement"),
+        ({"kind": None}, "kind"),
+        ({"url": ["x"]}, "url"),
+    ],
+)
+def test_malformed_coding_file_is_one_line_naming_file_and_field(changes, field) -> None:
+    with pytest.raises(UserError) as error:
+        make_question(TASK, 0, sources=coding_sources(**{"bad.json": coding_file(**changes)}))
+    message = str(error.value)
+    assert "\n" not in message and message.startswith("bad.json") and repr(field) in message
+
+
+# ---------------------------------------------------------------- difficulty
+
+DIFFICULTIES = [*range(1, 9), 12, 20]
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_hidden_tests_rederived_at_every_difficulty(difficulty: int) -> None:
+    """Every hidden test, the largest included, re-derived from the prompt by the independent
+    solutions (brute force on the small inputs)."""
+    for index in range(2):
+        q = make_question(TASK, index, difficulty=difficulty)
+        assert q.subtask == "algorithms" and q.fields["template"] in ALGORITHM_ORACLES
+        assert MIN_TESTS <= len(q.fields["tests"]) <= MAX_TESTS
+        for test in q.fields["tests"]:
+            assert oracle(q.prompt, test["input"]) == test["output"], (difficulty, index)
+        assert all(len(call) < 200 for call, _ in prompt_examples(q.prompt))  # small examples
+        rec = record(q)
+        assert TASK.score(rec, TASK.reference(rec)).score == 1.0, (difficulty, index)
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+def test_every_algorithmic_template_rederived(difficulty: int) -> None:
+    """Each algorithmic template at each difficulty (two seeds), from its signature and
+    description alone."""
+    for template in algorithms.templates(algorithms.scale(difficulty)):
+        for seed in range(2):
+            problem = make_problem(random.Random(seed), template)
+            text = problem.signature + "\n" + problem.description
+            for args, expected in problem.tests:
+                assert oracle(text, args) == expected, (difficulty, template.key, seed)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for index in range(16):
+        assert make_question(TASK, index, difficulty=0) == make(index)
+
+
+def _sizes(difficulty: int) -> tuple[int, int]:
+    """(the longest hidden list, the largest hidden n) over every algorithmic template."""
+    size = algorithms.scale(difficulty)
+    longest = largest = 0
+    for template in algorithms.templates(size):
+        for seed in range(2):
+            problem = make_problem(random.Random(seed), template)
+            for args, _ in problem.tests:
+                if isinstance(args[0], list):
+                    longest = max(longest, len(args[0]))
+                else:
+                    largest = max(largest, args[0])
+    return longest, largest
+
+
+def test_difficulty_grows() -> None:
+    """The hidden inputs grow with d (lists up to their cap, n without bound), and so do the
+    conditions, the allowed run and the stress tests."""
+    sizes = [_sizes(d) for d in (1, 3, 5, 8, 12, 20)]
+    assert [s[0] for s in sizes] == sorted(s[0] for s in sizes) and sizes[0][0] < sizes[3][0]
+    assert all(a[1] < b[1] for a, b in itertools.pairwise(sizes))
+    scales = [algorithms.scale(d) for d in range(1, 21)]
+    for low, high in itertools.pairwise(scales):
+        assert high.string_digits == low.string_digits + 1
+        assert high.conditions >= low.conditions and high.run_limit >= low.run_limit
+    assert scales[-1].conditions == 6 and scales[-1].run_limit == 8
+
+
+NAIVE = {  # correct but slow solutions; constants come first, read from the description
+    "count_windows": """\
+def count_windows(nums):
+    count = 0
+    for i in range(len(nums)):
+        total = 0
+        for j in range(i, len(nums)):
+            total += nums[j]
+            if j + 1 - i >= LEAST and all(total % m == r for m, r in CONDITIONS):
+                count += 1
+    return count
+""",
+    "longest_chain": """\
+def longest_chain(nums):
+    best = [1] * len(nums)
+    for i in range(len(nums)):
+        for j in range(i):
+            if nums[i] - nums[j] >= GAP and best[j] + 1 > best[i]:
+                best[i] = best[j] + 1
+    return max(best, default=0)
+""",
+    "count_calm": """\
+def count_calm(nums):
+    count = 0
+    for i in range(len(nums)):
+        hi = lo = nums[i]
+        for j in range(i, len(nums)):
+            hi, lo = max(hi, nums[j]), min(lo, nums[j])
+            if hi - lo > T:
+                break
+            count += 1
+    return count
+""",
+    "best_meetings": """\
+def best_meetings(meetings):
+    ordered = sorted(meetings, key=lambda m: m[1])
+    best = []
+    for i, (start, end, value) in enumerate(ordered):
+        top = value
+        for j in range(i):
+            if ordered[j][1] + C <= start:
+                top = max(top, best[j] + value)
+        best.append(top)
+    return max(best, default=0)
+""",
+    "count_strings": """\
+def count_strings(n):
+    ways = [Q] + [0] * (K - 1)  # by the length of the last run
+    for _ in range(n - 1):
+        ways = [sum(ways) * (Q - 1) % 1000000007] + ways[:-1]
+    return sum(ways) % 1000000007
+""",
+}
+
+
+def naive_program(problem) -> str:
+    """The slow solution of ``problem``'s template with its constants from the description."""
+    text = problem.description
+    found = {
+        "LEAST": re.search(r"j - i >= (\d+)", text),
+        "GAP": re.search(r"at least (\d+) greater", text),
+        "T": re.search(r"is at most (\d+)\.", text),
+        "C": re.search(r"start >= end \+ (\d+)", text),
+        "Q": re.search(r"alphabet of (\d+) letters", text),
+        "K": re.search(r"more than (\d+) times", text),
+    }
+    lines = [f"{name} = {m.group(1)}" for name, m in found.items() if m]
+    stated = re.findall(r"remainder (\d+) when divided by (\d+)", text)
+    lines.append(f"CONDITIONS = {[(int(m), int(r)) for r, m in stated]!r}")
+    return "\n".join(lines) + "\n" + NAIVE[problem.entry]
+
+
+def _passes(problem, code: str, tests) -> bool:
+    rec = {**problem_fields(problem), "ground_truth": problem.reference, "subtask": "algorithms"}
+    rec["tests"] = [{"input": args, "output": out} for args, out in tests]
+    return TASK.score(rec, fence(code)).score == 1.0
+
+
+def test_naive_solutions_time_out_at_high_difficulty() -> None:
+    """Correct but slow solutions pass every small test at any d, and at d = 8 no longer pass
+    the large hidden ones, which the reference passes."""
+    for template in algorithms.templates(algorithms.scale(8)):
+        problem = make_problem(random.Random(3), template)
+        naive = naive_program(problem)
+        small = [(a, o) for a, o in problem.tests if not isinstance(a[0], int) or a[0] < 10**4]
+        small = [(a, o) for a, o in small if not isinstance(a[0], list) or len(a[0]) <= 100]
+        assert _passes(problem, naive, small), template.key
+        assert not _passes(problem, naive, problem.tests), template.key
+        assert _passes(problem, problem.reference, problem.tests), template.key

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from fractions import Fraction
@@ -15,8 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import INDICES, RELEASE, make_question, record
 
-from ladderbench.live.base import Question
-from ladderbench.live.tasks.competition import TEMPLATES, Competition, parse_number
+from ladderbench.errors import UserError
+from ladderbench.live.base import Question, Sources
+from ladderbench.live.tasks.competition import (
+    TEMPLATES,
+    Competition,
+    CompetitionConfig,
+    at_difficulty,
+    parse_number,
+)
 
 TASK = Competition()
 
@@ -357,3 +365,182 @@ def test_malformed_record_scores_zero() -> None:
     assert TASK.score({"ground_truth": "x/y"}, "<solution>1</solution>").score == 0.0
     assert TASK.score({"ground_truth": None}, "<solution>1</solution>").score == 0.0
     assert math.isclose(TASK.score({"ground_truth": "3"}, "<solution>3</solution>").score, 1.0)
+
+
+# ---------------------------------------------------------------- difficulty
+
+SEEDS = range(4)
+
+
+def solve_prompt(prompt: str) -> Fraction:
+    """The answer re-derived from the prompt alone: a single problem goes to the solver whose
+    pattern it matches, a combined one is split into its parts and their answers summed."""
+    parts = re.split(r"\n\nProblem \d+\. ", prompt.split("\n\nGive the exact answer")[0])
+    if len(parts) > 1:
+        count = int(re.search(r"each of the following (\d+) problems", parts[0]).group(1))
+        assert len(parts) - 1 == count
+        return sum((solve_one(part) for part in parts[1:]), Fraction(0))
+    return solve_one(parts[0])
+
+
+def solve_one(text: str) -> Fraction:
+    """The one solver whose template the text comes from (each template has its own wording)."""
+    keys = {
+        "divisible by exactly one of": "divisibility_count",
+        "leaves a remainder of": "crt",
+        "A committee of": "committee",
+        "marbles are drawn": "marbles",
+        "-sided dice, each with faces": "dice_sum",
+        "(possibly complex)": "power_sum",
+        "using unit steps": "lattice_paths",
+        "divisors of N^2": "square_divisors",
+        "times. What is the probability that exactly": "coin_runs",
+        "-digit positive integers": "digit_sum",
+        "arithmetic sequence": "arithmetic_sequence",
+        "What is the expected value of": "dice_order",
+    }
+    found = [name for key, name in keys.items() if key in text]
+    assert len(found) == 1, text
+    return SOLVERS[found[0]](text)
+
+
+@pytest.mark.parametrize("difficulty", [*range(9), 12, 20])
+def test_ground_truth_rederived_at_every_difficulty(difficulty: int) -> None:
+    seeds = SEEDS if difficulty <= 8 else range(2)
+    for seed in seeds:
+        q = make_question(TASK, seed, difficulty=difficulty)
+        assert solve_prompt(q.prompt) == Fraction(q.ground_truth), (difficulty, seed, q.prompt)
+
+
+def test_difficulty_zero_is_v1() -> None:
+    for i in range(16):
+        assert make_question(TASK, i, difficulty=0) == make(i)
+    assert at_difficulty(0) == CompetitionConfig()
+
+
+def test_difficulty_grows() -> None:
+    """More parts to get right, and no range shrinks, as d grows; the parts grow unbounded."""
+    configs = [at_difficulty(d) for d in range(0, 21)]
+    assert [c.parts for c in configs[::4]] == [1, 3, 5, 7, 9, 11]
+    for low, high in itertools.pairwise(configs):
+        assert high.parts >= low.parts
+        assert high.dice_count >= low.dice_count and high.grid >= low.grid
+        assert high.coin_flips >= low.coin_flips and high.crt_floor > low.crt_floor
+    lengths = [len(make_question(TASK, 0, difficulty=d).prompt) for d in (0, 4, 8, 12, 20)]
+    assert lengths == sorted(lengths) and lengths[-1] > 4 * lengths[0]
+
+
+def test_combined_questions_name_their_parts() -> None:
+    q = make_question(TASK, 3, difficulty=6)
+    assert q.subtask == "combined" and len(q.fields["parts"]) == 4
+    assert len(set(q.fields["parts"])) == 4
+    assert TASK.score(record(q), TASK.reference(record(q))).score == 1.0
+
+
+# ---------------------------------------------------------------- fetched problems
+
+
+def problem_file(**changes) -> str:
+    data = {
+        "kind": "competition",
+        "source": "aops",
+        "url": "https://example.org/p1",
+        "title": "Contest 2026 Problem 7",
+        "published": "2026-11-20",
+        "licence": "CC BY 4.0",
+        "statement": "What is the least prime greater than 50?",
+        "answer": "53",
+        "choices": None,
+        "tests": None,
+    }
+    data.update(changes)
+    return json.dumps(data)
+
+
+def fetched_sources(**files: str) -> Sources:
+    dates = {name: json.loads(text).get("published", "") for name, text in files.items()}
+    return Sources(problems=dict(files), dates=dates)
+
+
+CHOICES = {"A": "$\\frac{1}{2}$", "B": "$\\frac{2}{3}$", "C": "$1$", "D": "$\\sqrt{2}$"}
+
+
+def test_fetched_problems_drawn_newest_first_and_only_fresh() -> None:
+    sources = fetched_sources(
+        **{
+            "old.json": problem_file(published="2026-10-01", statement="Old problem?"),
+            "new.json": problem_file(published="2026-11-25", statement="New problem?"),
+        }
+    )
+    first = make_question(TASK, 0, sources=sources)
+    assert first.material == ("New problem?",) and first.subtask == "fetched_answer"
+    assert first.prompt.startswith("New problem?")
+    second = make_question(TASK, 1, sources=sources.using(first.material))
+    assert second.material == ("Old problem?",)
+    with pytest.raises(UserError, match="every fetched competition problem"):
+        make_question(TASK, 2, sources=sources.using(["New problem?", "Old problem?"]))
+
+
+def test_undated_folder_falls_back_on_the_files_published_dates() -> None:
+    sources = Sources(
+        problems={
+            "a.json": problem_file(published="2026-09-01", statement="September?"),
+            "b.json": problem_file(published="2026-11-01", statement="November?"),
+        }
+    )
+    assert make_question(TASK, 0, sources=sources).material == ("November?",)
+
+
+def test_templates_are_the_fallback_without_competition_problems() -> None:
+    coding = problem_file(kind="coding", answer=None, tests=[{"input": "1", "output": "1"}])
+    q = make_question(TASK, 0, sources=fetched_sources(**{"c.json": coding}))
+    assert q == make(0)
+
+
+def test_fetched_free_answer_scored_by_math_equivalence() -> None:
+    sources = fetched_sources(p=problem_file(answer="\\frac{3\\sqrt{2}}{2}"))
+    rec = record(make_question(TASK, 0, sources=sources))
+    good = ["<solution>3\\sqrt{2}/2</solution>", "<solution>\\frac{3}{\\sqrt{2}}</solution>"]
+    for text in [*good, TASK.reference(rec)]:
+        assert TASK.score(rec, text).score == 1.0, text
+    for text in ["<solution>2.1213</solution>", "<solution>3\\sqrt{2}</solution>", "no"]:
+        assert TASK.score(rec, text).score == 0.0, text
+    integer = record(make_question(TASK, 0, sources=fetched_sources(p=problem_file())))
+    assert TASK.score(integer, "<solution>53</solution>").score == 1.0
+    assert TASK.score(integer, "<solution>59</solution>").score == 0.0
+
+
+def test_fetched_choice_scored_by_letter_or_text() -> None:
+    sources = fetched_sources(p=problem_file(answer="B", choices=CHOICES))
+    q = make_question(TASK, 0, sources=sources)
+    rec = record(q)
+    assert "(B) $\\frac{2}{3}$" in q.prompt and q.subtask == "fetched_choice"
+    for text in ["<solution>B</solution>", "<solution>(B)</solution>", "The answer is B."]:
+        assert TASK.score(rec, text).score == 1.0, text
+    assert TASK.score(rec, "<solution>$\\frac{2}{3}$</solution>").score == 1.0
+    for text in ["<solution>A</solution>", "<solution>$1$</solution>", "<solution>E</solution>"]:
+        assert TASK.score(rec, text).score == 0.0, text
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"kind": "essay"}, "kind"),
+        ({"statement": ""}, "statement"),
+        ({"answer": None}, "answer"),
+        ({"choices": {"A": "1", "B": "2"}, "answer": "C"}, "answer"),
+        ({"choices": {"a": "1"}, "answer": "a"}, "choices"),
+        ({"title": 7}, "title"),
+    ],
+)
+def test_malformed_problem_file_is_one_line_naming_file_and_field(changes, field) -> None:
+    sources = fetched_sources(**{"bad.json": problem_file(**changes)})
+    with pytest.raises(UserError) as error:
+        make_question(TASK, 0, sources=sources)
+    message = str(error.value)
+    assert "\n" not in message and message.startswith("bad.json") and repr(field) in message
+
+
+def test_unreadable_problem_file_names_the_file() -> None:
+    with pytest.raises(UserError, match=r"^broken\.json: not valid JSON"):
+        make_question(TASK, 0, sources=Sources(problems={"broken.json": "{"}))

@@ -7,6 +7,10 @@ rng; the template's reference solution (Python source text in its template, with
 written into it) is trusted code: the generator runs it in-process to compute the expected outputs
 of 8 to 15 inputs (two shown as examples, the rest hidden, edge cases included).
 
+From difficulty 1 on, problems come from the algorithmic templates (``_code_templates.algorithms``):
+their largest hidden inputs grow with the difficulty, so a naive solution runs out of the
+sandbox's time.
+
 Answers are read from the reply's last fenced code block (``extract_code``) and run in the
 sandbox (``ladderbench.execution.sandbox``) against the hidden tests: 1.0 when every test passes,
 else 0.0.
@@ -24,7 +28,7 @@ from typing import Any
 
 from ladderbench.execution.sandbox import ALLOWED_MODULES, Limits, run_tests
 from ladderbench.grading.code import defines
-from ladderbench.live.tasks._code_templates import TEMPLATES, Args, Template
+from ladderbench.live.tasks._code_templates import TEMPLATES, Args, Template, algorithms
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,14 @@ def make_problem(rng: random.Random, template: Template | None = None) -> Proble
         examples=tuple(tests[:2]),
         tests=tuple(tests),
     )
+
+
+def problem_at(rng: random.Random, difficulty: int) -> Problem:
+    """A problem at ``difficulty``: the v1 templates at 0; from 1 on an algorithmic template
+    whose largest hidden inputs grow with the difficulty (``algorithms.scale``)."""
+    if difficulty <= 0:
+        return make_problem(rng)
+    return make_problem(rng, rng.choice(algorithms.templates(algorithms.scale(difficulty))))
 
 
 def call_text(entry: str, args: Args) -> str:
@@ -214,6 +226,78 @@ def passes(sources: list[str], entry: str, tests: list[tuple[Args, Any]]) -> boo
     if not sources or not any(s.strip() for s in sources):
         return False
     return run_tests(sources, entry, tests, limits=LIMITS).passed
+
+
+# ---------------------------------------------------------------- stdin/stdout programs
+
+STDIO_ENTRY = "run_program"
+
+_STDIO_WRAPPER = """\
+import io
+import sys
+
+PROGRAM = {program!r}
+# The program's own imports, for the sandbox to pre-import:
+{imports}
+
+
+def run_program(stdin_text):
+    given = io.TextIOWrapper(io.BytesIO(stdin_text.encode("utf-8")), encoding="utf-8")
+    printed = io.StringIO()
+    saved = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = given, printed
+    try:
+        space = {{"__name__": "__main__", "exit": sys.exit, "quit": sys.exit}}
+        exec(compile(PROGRAM, "solution.py", "exec"), space)
+    except SystemExit as stop:
+        if stop.code not in (None, 0):
+            raise
+    finally:
+        sys.stdin, sys.stdout = saved
+    return normalised_output(printed.getvalue())
+
+
+def normalised_output(text):
+    lines = [line.rstrip() for line in text.replace("\\r\\n", "\\n").split("\\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\\n".join(lines)
+"""
+
+
+def normalised_output(text: str) -> str:
+    """Printed text as it is compared: line ends unified, trailing spaces and blank last lines
+    dropped (the same function runs in the sandbox on what the program printed)."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def stdio_program(code: str) -> str:
+    """A whole program (reads stdin, prints) as the sandbox's function ``run_program(stdin)``,
+    which returns the normalised printed text. The program's import lines are repeated as
+    comments so that the sandbox pre-imports the allowed modules it names."""
+    imports = [
+        "# " + line.strip()
+        for line in code.splitlines()
+        if line.strip().startswith(("import ", "from "))
+    ]
+    return _STDIO_WRAPPER.format(program=code, imports="\n".join(imports))
+
+
+def stdio_limits(tests: int) -> Limits:
+    """Two CPU seconds per test (at most 30): fetched problems have real time limits."""
+    cpu = min(30, 2 * max(1, tests))
+    return Limits(cpu_seconds=cpu, wall_seconds=cpu * 2 + 4.0)
+
+
+def passes_stdio(code: str, tests: list[tuple[Args, Any]]) -> bool:
+    """Whether a whole program prints the expected output for every stdin of the tests."""
+    if not code.strip():
+        return False
+    report = run_tests([stdio_program(code)], STDIO_ENTRY, tests, limits=stdio_limits(len(tests)))
+    return report.passed
 
 
 def record_parts(record: Any) -> tuple[str, list[tuple[Args, Any]]] | None:

@@ -9,6 +9,10 @@ Why it is hard: the continuation must agree with the state the given lines set u
 accumulators, what has already been handled) and with every detail of the description; the
 hidden tests include the edge cases the examples do not show.
 
+Difficulty (``at_difficulty(d)``; 0 is v1): from d = 1 on the problems are code_generation's
+algorithmic ones at the same d (hidden inputs too large for a naive solution), and each step
+gives 5% fewer of the reference's lines, so the completion to write gets longer.
+
 Scoring: the code is read like code_generation's (the last fenced block). An answer that
 defines the function itself (a ``def <name>(`` line) is run alone; otherwise it is the
 continuation and runs after the given lines (lines that repeat the end of the given part are
@@ -30,9 +34,9 @@ from ladderbench.live.registry import register
 from ladderbench.live.tasks._code_problems import (
     completion_sources,
     examples_text,
-    make_problem,
     modules_text,
     passes,
+    problem_at,
     problem_fields,
     record_parts,
     split_prefix,
@@ -47,6 +51,15 @@ class CodeCompletionConfig:
 
 
 CONFIG = CodeCompletionConfig()
+
+
+def at_difficulty(d: int) -> CodeCompletionConfig:
+    """The config at difficulty ``d`` (0: v1): each step gives 5% fewer of the reference's
+    lines (down to the def line and one more: the model writes nearly all of it)."""
+    if d <= 0:
+        return CONFIG
+    return CodeCompletionConfig(given=(max(0.0, 0.4 - 0.05 * d), max(0.1, 0.6 - 0.05 * d)))
+
 
 PROMPT_TEMPLATE = """\
 Complete the Python function below. It solves the following problem.
@@ -84,8 +97,9 @@ class CodeCompletion(Task):
     category = "coding"
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
-        problem = make_problem(rng)
-        prefix, _ = split_prefix(problem.reference, rng.uniform(*CONFIG.given))
+        problem = problem_at(rng, difficulty)
+        config = at_difficulty(difficulty)
+        prefix, _ = split_prefix(problem.reference, rng.uniform(*config.given))
         prompt = PROMPT_TEMPLATE.format(
             description=problem.description,
             examples=examples_text(problem),

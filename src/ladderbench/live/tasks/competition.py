@@ -9,6 +9,19 @@ without long runs, digit sums, arithmetic sequences and order statistics of dice
 Why it is hard: every problem takes several dependent steps (count, combine, reduce), the
 numbers are new, and the answer must be exact: one slip anywhere gives a wrong number.
 
+Difficulty (``at_difficulty(d)``; 0 is v1): each step up enlarges the numbers (more dice, more
+flips, larger grids, clubs, exponents, limits and floors, up to caps that keep an exhaustive
+check feasible), and from d = 1 on a question combines several templates: ``1 + (d + 1) // 2``
+different problems (two at d = 1), answered by the exact sum of their answers, so a question
+needs every one of its parts right (d = 12: seven problems; the count grows without bound).
+
+Fetched problems: when ``--sources`` holds ``kind: competition`` problem files (``live fetch``),
+each question is the newest one not yet served (material: its statement), asked as written,
+whatever the difficulty; the templates are the fallback when there are none. Multiple-choice
+problems are scored by the letter or by the text of the chosen option (``extract_choice``);
+free answers by exact rational equality, else by the math equivalence of amps_hard (the same
+number to 40 digits, or the same function of x), else by equal text after normalisation.
+
 Scoring (1 or 0, no judge): the answer is read with ``extract_answer`` and parsed as an exact
 rational number. Integers may carry thousands separators ("1,234"), fractions may be plain or
 LaTeX ("17/42", "\\frac{17}{42}", "-\\dfrac{17}{42}") and need not be in lowest terms, and a
@@ -28,11 +41,12 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.extract import extract_answer, extract_choice, normalise_text
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
 from ladderbench.live.registry import register
+from ladderbench.live.tasks._fetched import FetchedProblem, next_fresh
 
 
 @dataclass(frozen=True)
@@ -51,14 +65,64 @@ class CompetitionConfig:
     digit_count: tuple[int, int] = (4, 5)
     order_die_sides: tuple[int, int] = (6, 20)  # two or three rolls
     order_die_sides_four: tuple[int, int] = (6, 12)  # four rolls
+    club: tuple[int, int] = (5, 8)  # men, and women, in the committee's club
+    parts: int = 1  # templates combined in one question (answer: the sum of theirs)
 
 
 CONFIG = CompetitionConfig()
+
+
+def _grown(base: tuple[int, int], d: int, step: int, cap: int) -> tuple[int, int]:
+    """A range moved up by ``step`` per difficulty step, neither end above ``cap``."""
+    return min(base[0] + step * d, cap), min(base[1] + step * d, cap)
+
+
+def at_difficulty(d: int) -> CompetitionConfig:
+    """The config at difficulty ``d`` (0: v1). Numbers grow with d up to caps that keep an
+    exhaustive check feasible; the number of combined templates grows without bound."""
+    if d <= 0:
+        return CONFIG
+    scale = 10 ** min(d, 2)
+    return CompetitionConfig(
+        count_limit=(2000 * scale, 9999 * scale),
+        crt_floor=(500 * 10**d, 5000 * 10**d),
+        committee_size=_grown((4, 6), d, 1, 8),
+        dice_count=_grown((3, 4), d, 1, 5),
+        dice_sides=(6, 10) if d < 2 else (8, 10),
+        power_exponent=_grown((3, 6), d, 2, 24),
+        grid=_grown((6, 10), d, 1, 10),
+        divisor_limit=min(250_000 * 2**d, 2_000_000),
+        coin_flips=_grown((8, 16), d, 1, 18),
+        digit_count=(5, 5) if d < 3 else (5, 6),
+        order_die_sides=_grown((6, 20), d, 2, 30),
+        order_die_sides_four=_grown((6, 12), d, 1, 16),
+        club=_grown((5, 8), d, 1, 9),
+        parts=1 + (d + 1) // 2,
+    )
+
 
 PROMPT_TEMPLATE = """\
 {problem}
 
 Give the exact answer as an integer or a fraction (for example 17/42); do not round.
+Put your final answer inside <solution></solution> tags."""
+
+COMBINED_INTRO = """\
+Solve each of the following {count} problems. The answer to this question is the sum of \
+their {count} exact answers."""
+
+CHOICE_PROMPT = """\
+{statement}
+
+{choices}
+
+Answer with the letter of the correct choice.
+Put your final answer (the letter) inside <solution></solution> tags."""
+
+FREE_PROMPT = """\
+{statement}
+
+Give the exact final answer, simplified (do not round unless the problem asks for it).
 Put your final answer inside <solution></solution> tags."""
 
 Generated = tuple[str, Fraction]  # (problem text, exact answer)
@@ -107,7 +171,7 @@ def _crt(rng: random.Random, cfg: CompetitionConfig) -> Generated:
 
 
 def _committee(rng: random.Random, cfg: CompetitionConfig) -> Generated:
-    men, women = rng.randint(5, 8), rng.randint(5, 8)
+    men, women = rng.randint(*cfg.club), rng.randint(*cfg.club)
     k = rng.randint(*cfg.committee_size)
     min_w, min_m = rng.randint(1, 2), rng.randint(1, 2)
     pair = rng.choice(["man and woman", "two men", "two women"])
@@ -436,22 +500,120 @@ def parse_number(text: str | None) -> Fraction | None:
     return value
 
 
+def combined_question(rng: random.Random, cfg: CompetitionConfig) -> Question:
+    """``cfg.parts`` different templates (repeats only past all twelve) asked together; the
+    answer is the exact sum of their answers."""
+    names = sorted(TEMPLATES)
+    chosen = rng.sample(names, min(cfg.parts, len(names)))
+    chosen += [rng.choice(names) for _ in range(cfg.parts - len(chosen))]
+    texts, total = [], Fraction(0)
+    for number, name in enumerate(chosen, 1):
+        text, answer = TEMPLATES[name](rng, cfg)
+        texts.append(f"Problem {number}. {text}")
+        total += answer
+    problem = "\n\n".join([COMBINED_INTRO.format(count=len(chosen)), *texts])
+    return Question(
+        prompt=PROMPT_TEMPLATE.format(problem=problem),
+        ground_truth=format_fraction(total),
+        subtask="combined",
+        fields={"parts": chosen},
+    )
+
+
+def fetched_question(problem: FetchedProblem) -> Question:
+    """A fetched problem asked as written: by letter when it has choices."""
+    fields: dict[str, Any] = {
+        "source": problem.source,
+        "url": problem.url,
+        "title": problem.title,
+        "published": problem.published,
+    }
+    if problem.choices:
+        lines = "\n".join(f"({letter}) {text}" for letter, text in problem.choices)
+        prompt = CHOICE_PROMPT.format(statement=problem.statement.strip(), choices=lines)
+        fields["choices"] = dict(problem.choices)
+        subtask = "fetched_choice"
+    else:
+        prompt = FREE_PROMPT.format(statement=problem.statement.strip())
+        subtask = "fetched_answer"
+    return Question(
+        prompt=prompt,
+        ground_truth=problem.answer,
+        subtask=subtask,
+        fields=fields,
+        material=(problem.statement,),
+    )
+
+
+def score_choice(record: dict[str, Any], response: str) -> Verdict:
+    """1.0 when the reply picks the right option, by its letter or by its text."""
+    choices = record.get("choices")
+    if not isinstance(choices, dict) or not all(isinstance(k, str) for k in choices):
+        return verdict(None, 0.0)
+    letters = "".join(sorted(choices))
+    answer = extract_answer(response)
+    picked = extract_choice(answer or response, [str(choices[k]) for k in letters], letters)
+    if picked is None and answer is not None:
+        matching = [k for k in letters if same_free_answer(answer, _bare(str(choices[k])))]
+        picked = matching[0] if len(matching) == 1 else None
+    return verdict(picked, 1.0 if picked == record.get("ground_truth") else 0.0)
+
+
+def _bare(text: str) -> str:
+    """An option's text without the $...$ math delimiters around it."""
+    return text.strip().strip("$").strip()
+
+
+def same_free_answer(answer: str, truth: str) -> bool:
+    """Whether a free answer equals the truth: as exact rationals, else by the math
+    equivalence of amps_hard, else as normalised text."""
+    value, expected = parse_number(answer), parse_number(truth)
+    if expected is not None:
+        return value == expected
+    from ladderbench.live.tasks.amps_hard.equivalence import same_function, same_number
+    from ladderbench.live.tasks.amps_hard.parse import to_sympy
+
+    try:
+        candidate, target = to_sympy(answer), to_sympy(truth)
+        if target.free_symbols:
+            return same_function(candidate, target)
+        return same_number(candidate, target)
+    except Exception:  # an answer the converter refuses falls back to text
+        return normalise_text(_bare(answer)) == normalise_text(_bare(truth))
+
+
 @register
 class Competition(Task):
     name = "competition"
     category = "math"
+    uses_sources = True
 
     def __init__(self, config: CompetitionConfig = CONFIG) -> None:
         self.config = config
 
     def generate(self, rng: random.Random, sources: Sources, difficulty: int = 0) -> Question:
+        fetched = next_fresh(sources, "competition", "competition problems")
+        if fetched is not None:
+            return fetched_question(fetched)
+        config = self.config if difficulty <= 0 else at_difficulty(difficulty)
+        if config.parts > 1:
+            return combined_question(rng, config)
         subtask = rng.choice(sorted(TEMPLATES))
-        problem, answer = TEMPLATES[subtask](rng, self.config)
+        problem, answer = TEMPLATES[subtask](rng, config)
         prompt = PROMPT_TEMPLATE.format(problem=problem)
         return Question(prompt=prompt, ground_truth=format_fraction(answer), subtask=subtask)
 
     def score(self, record: dict[str, Any], response: str) -> Verdict:
+        if not isinstance(record, dict):
+            return verdict(None, 0.0)
+        if record.get("subtask") == "fetched_choice":
+            return score_choice(record, response)
         answer = extract_answer(response)
+        if record.get("subtask") == "fetched_answer":
+            truth_text = record.get("ground_truth")
+            if not isinstance(truth_text, str) or answer is None:
+                return verdict(answer, 0.0)
+            return verdict(answer, 1.0 if same_free_answer(answer, truth_text) else 0.0)
         try:
             truth = Fraction(str(record.get("ground_truth")))
         except (ValueError, ZeroDivisionError):  # a malformed record

@@ -3,13 +3,30 @@ in its category's module (see ``base``)."""
 
 from __future__ import annotations
 
-from ladderbench.live.tasks._code_templates import arrays, intervals, maps, simulation, strings
+from ladderbench.live.tasks._code_templates import (
+    algorithms,
+    arrays,
+    intervals,
+    maps,
+    simulation,
+    strings,
+)
 from ladderbench.live.tasks._code_templates.base import Args, Cases, Category, Template
 
-__all__ = ["CATEGORIES", "TEMPLATES", "TEMPLATE_BY_KEY", "Args", "Cases", "Category", "Template"]
+__all__ = [
+    "CATEGORIES",
+    "TEMPLATES",
+    "TEMPLATE_BY_KEY",
+    "Args",
+    "Cases",
+    "Category",
+    "Template",
+    "algorithms",
+]
 
 CATEGORIES: tuple[Category, ...] = ("strings", "arrays", "maps", "intervals", "simulation")
-# In the order questions draw them.
+# The v1 templates (difficulty 0), in the order questions draw them; ``algorithms`` builds those of
+# difficulty 1 and up.
 TEMPLATES: tuple[Template, ...] = (
     *strings.TEMPLATES,
     *arrays.TEMPLATES,

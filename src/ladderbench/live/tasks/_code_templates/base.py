@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 Args = list[Any]
 Cases = tuple[list[Args], list[Args]]  # (typical inputs, edge-case inputs)
-Category = Literal["strings", "arrays", "maps", "intervals", "simulation"]
+Category = Literal["strings", "arrays", "maps", "intervals", "simulation", "algorithms"]
 
 _DEF_LINE = re.compile(r"def (\w+)\(.*\).*:")
 
