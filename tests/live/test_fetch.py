@@ -452,7 +452,14 @@ def test_load_sources_reads_the_folder_with_dates_newest_first(tmp_path, server)
 def test_a_release_built_from_the_folder_draws_on_the_fetched_passages(tmp_path, server):
     material = tmp_path / "material"
     run(material, server, sources=("arxiv", "wikipedia"))
-    build(tmp_path / "store", "2026-12-01", load_sources(material), per_task=3, names=["typos"])
+    build(
+        tmp_path / "store",
+        "2026-12-01",
+        load_sources(material),
+        per_task=3,
+        names=["typos"],
+        difficulty={"typos": 0},  # one fetched passage per question
+    )
     rows = [
         json.loads(line)
         for path in (tmp_path / "store").rglob("typos*.jsonl")
