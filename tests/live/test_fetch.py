@@ -557,6 +557,7 @@ def test_without_network_one_line_and_exit_2(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert f"cannot reach 127.0.0.1:{port}" in proc.stderr and "no network?" in proc.stderr
+    assert not (tmp_path / "material").exists()  # nothing fetched, nothing left behind
 
 
 # --- the command line ---------------------------------------------------------------------

@@ -133,15 +133,12 @@ class Store:
     def __init__(self, directory: Path, retrieved: str) -> None:
         if directory.exists() and not directory.is_dir():
             raise UserError(f"{directory}: exists and is not a folder")
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(f"{directory}: cannot create the folder ({exc.strerror})") from None
-        self.directory = directory
+        self.directory = directory  # made with the first file: no network leaves nothing behind
         self.retrieved = retrieved
-        self.names = {path.name for path in directory.iterdir()}
+        present = sorted(directory.iterdir()) if directory.is_dir() else []
+        self.names = {path.name for path in present}
         self.digests: set[str] = set()
-        for path in sorted(directory.iterdir()):
+        for path in present:
             if path.suffix in (".txt", ".json") and path.is_file():
                 content = path.read_text(encoding="utf-8", errors="replace")
                 self.digests.add(material_digest(_material_of(path, content)))
@@ -177,6 +174,12 @@ class Store:
             report.duplicates += 1
             return
         data = document.content.encode("utf-8")
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(
+                f"{self.directory}: cannot create the folder ({exc.strerror})"
+            ) from None
         _write(self.directory / document.name, data)
         self.names.add(document.name)
         self.digests.add(digest)
