@@ -1,6 +1,6 @@
 """The per-task table of the live calibration: one column per results file (its summary row).
 
-    .venv/bin/python calibration/live/table.py NAME=RESULTS.jsonl ... > calibration/live/per-task.md
+.venv/bin/python calibration/live/table.py NAME=RESULTS.jsonl ... > calibration/live/per-task.md
 """
 
 from __future__ import annotations
