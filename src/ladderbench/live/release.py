@@ -104,7 +104,7 @@ def key_check(secret: str) -> str:
 
 
 def make_record(
-    task: Task, question: Any, release: str, seed: str = "", difficulty: int = 0
+    task: Task, question: Any, release: str, seed: str, difficulty: int
 ) -> dict[str, Any]:
     clash = set(RESERVED) & set(question.fields)
     if clash:
