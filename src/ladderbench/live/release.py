@@ -33,7 +33,14 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.jsonl import json_objects, read_text
-from ladderbench.live.base import Sources, Task, material_digest, question_seed, seeded_rng
+from ladderbench.live.base import (
+    Question,
+    Sources,
+    Task,
+    material_digest,
+    question_seed,
+    seeded_rng,
+)
 from ladderbench.live.registry import tasks as all_tasks
 
 MANIFEST = "manifest.json"
@@ -104,7 +111,7 @@ def key_check(secret: str) -> str:
 
 
 def make_record(
-    task: Task, question: Any, release: str, seed: str, difficulty: int
+    task: Task, question: Question, release: str, seed: str, difficulty: int
 ) -> dict[str, Any]:
     clash = set(RESERVED) & set(question.fields)
     if clash:
