@@ -10,7 +10,6 @@ import itertools
 import json
 import re
 import socket
-import threading
 import xml.etree.ElementTree as ET
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -32,6 +31,7 @@ from ladderbench.live.fetch import (
 from ladderbench.live.fetchers import _html, arxiv, coding, competition
 from ladderbench.live.fetchers.http import USER_AGENT, retry_after_seconds
 from ladderbench.live.release import build
+from ladderbench.testing.loopback import LoopbackServer
 
 RECORDINGS = Path(__file__).parent / "fetch_recordings"
 SINCE = date(2026, 2, 1)
@@ -50,17 +50,14 @@ def _missing(titles: str) -> dict:
     return {"batchcomplete": True, "query": {"pages": pages}}
 
 
-class Replay:
+class Replay(LoopbackServer):
     """The recorded APIs on 127.0.0.1, in a background thread; ``faults[path]`` lists
     (status, headers) answers to give before the recording (status 0: hang for 1.5 s)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.requests: list[tuple[str, dict[str, str], dict[str, str]]] = []
         self.faults: dict[str, list[tuple[int, dict[str, str]]]] = {}
-        self.port = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._ready = threading.Event()
 
     @property
     def url(self) -> str:
@@ -129,32 +126,8 @@ class Replay:
             return web.Response(status=status or 200, headers=headers, text="slow down")
         return self._recorded(request.path, dict(request.query))
 
-    async def _serve(self) -> None:
-        app = web.Application()
+    def routes(self, app: web.Application) -> None:
         app.router.add_get("/{tail:.*}", self._handle)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = runner.addresses[0][1]
-        self._stop = asyncio.Event()
-        self._ready.set()
-        await self._stop.wait()
-        await runner.cleanup()
-
-    def __enter__(self) -> Replay:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_until_complete, args=(self._serve(),), daemon=True
-        )
-        self._thread.start()
-        assert self._ready.wait(10), "replay server did not start"
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._loop and self._stop:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
 
 
 @pytest.fixture

@@ -20,6 +20,8 @@ from typing import Any
 
 from aiohttp import web
 
+from ladderbench.testing.loopback import LoopbackServer
+
 Reply = Callable[[str], str]
 # (prompt, how many times this prompt was asked before) -> a fault name or None
 Fault = Callable[[str, int], "str | None"]
@@ -38,7 +40,7 @@ def _completion(text: str) -> dict[str, Any]:
     }
 
 
-class FakeOpenAI:
+class FakeOpenAI(LoopbackServer):
     """An OpenAI-compatible endpoint in a background thread; ``base_url`` ends in ``/v1``."""
 
     def __init__(
@@ -55,14 +57,10 @@ class FakeOpenAI:
         self.latency = latency
         self.retry_after = retry_after
         self.hang_s = hang_s
-        self.port = port
+        super().__init__(port)
         self.asked: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._stop: asyncio.Event | None = None
 
     @property
     def base_url(self) -> str:
@@ -96,34 +94,12 @@ class FakeOpenAI:
             return web.Response()
         return web.json_response(_completion(self.reply(prompt)))
 
-    async def _serve(self) -> None:
-        app = web.Application()
+    def routes(self, app: web.Application) -> None:
         app.router.add_post("/v1/chat/completions", self._handle)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", self.port)
-        await site.start()
-        self.port = runner.addresses[0][1]
-        self._stop = asyncio.Event()
-        self._ready.set()
-        await self._stop.wait()
-        await runner.cleanup()
 
     def __enter__(self) -> FakeOpenAI:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_until_complete, args=(self._serve(),), daemon=True
-        )
-        self._thread.start()
-        if not self._ready.wait(10):
-            raise RuntimeError("fake OpenAI server did not start")
+        super().__enter__()
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._loop and self._stop:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        if self._thread:
-            self._thread.join(10)
 
 
 def main(argv: list[str] | None = None) -> None:
