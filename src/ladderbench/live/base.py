@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -78,6 +78,10 @@ class Sources:
     def fresh(self, texts: Iterable[str]) -> list[str]:
         """The texts no earlier question drew on, in the order given."""
         return [text for text in texts if self.is_fresh(text)]
+
+    def using(self, material: Iterable[str]) -> Sources:
+        """These sources with ``material`` (texts) marked used."""
+        return replace(self, used=self.used | {material_digest(t) for t in material})
 
 
 def question_seed(secret: str, release: str, task: str, index: int) -> str:
