@@ -180,6 +180,25 @@ def run(
     _show(summary, json_out)
     if not json_out:
         typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
+    _exit_on_errors(summary, config.out)
+
+
+# Exit codes: 0 every attempt scored; 1 a gate failed (probe); 2 bad input (UserError);
+# 3 some attempts ended in errors (rates are over the scored ones only); 130 interrupted.
+EXIT_ERRORS = 3
+
+
+def _exit_on_errors(summary: Summary, out: Path) -> None:
+    """A run with errored attempts is not a success: one line on stderr and exit code 3."""
+    if summary.errors:
+        scored = summary.total - summary.errors
+        typer.echo(
+            f"{summary.errors} of {summary.total} attempts ended in an error and were not scored "
+            f"(the rates are over the {scored} scored); run the same command with --out {out} "
+            "to retry them",
+            err=True,
+        )
+        raise typer.Exit(EXIT_ERRORS)
 
 
 def _open_cache(adapter: Any) -> Any:

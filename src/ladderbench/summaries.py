@@ -40,6 +40,7 @@ class Summary(BaseModel):
     adapter: str | None = None
     model: str | None = None
     total: int = 0
+    errors: int = 0  # attempts that ended in an error: never scored, and the run exits 3
     settings: dict[str, Any] | None = None
     elapsed_s: float | None = Field(default=None, alias="elapsedS")
 

@@ -76,7 +76,11 @@ def test_faulty_server_every_attempt_answered_or_errored_never_misscored(tmp_pat
                 CANARY,
             )
         )
-        assert proc.returncode == 0, proc.stderr
+        # Errored attempts make the run exit 3, with one line saying how many were scored.
+        assert proc.returncode == 3, proc.stderr
+        n_failing = len(always_failing)
+        assert f"{n_failing} of 150 attempts ended in an error and were not scored" in proc.stderr
+        assert f"over the {150 - n_failing} scored" in proc.stderr
         rows, summary = read_jsonl(out)
         assert len(rows) == 150 and len({r["id"] for r in rows}) == 150
         for row in rows:
@@ -90,7 +94,7 @@ def test_faulty_server_every_attempt_answered_or_errored_never_misscored(tmp_pat
         # Re-running retries only the errored attempts; each attempt is still there once.
         before = len(server.requests)
         proc = ladderbench(*run_args(server, out, "--retries", "0", "--api-key", CANARY))
-        assert proc.returncode == 0, proc.stderr
+        assert proc.returncode == 3, proc.stderr  # the same attempts fail again
         assert len(server.requests) - before == len(always_failing)
         rows, _ = read_jsonl(out)
         assert sorted(Counter(r["id"] for r in rows).values()) == [1] * 150
@@ -149,3 +153,31 @@ def test_sigkill_then_resume_gives_every_attempt_exactly_once(tmp_path, kill_poi
     assert len(keys) == 150 and set(keys.values()) == {1}
     assert summary["total"] == 150 and summary["passed"] == 150
     assert out.read_text().endswith("\n") and len(out.read_text().splitlines()) == 151
+
+
+def test_a_run_whose_server_fails_after_one_answer_is_not_a_success(tmp_path):
+    """The #15 report: a server that answers once and then returns HTTP 500 gave exit code 0 and
+    a headline of 100%. Now: exit 3, one line with the scored and errored counts, and a level
+    where nothing was scored shows no percentage."""
+    out = tmp_path / "flaky.jsonl"
+    answered: list[str] = []
+
+    def first_only(prompt: str, seen: int) -> str | None:
+        if not answered:
+            answered.append(prompt)
+        return None if prompt == answered[0] else "500"
+
+    with FakeOpenAI(reply=GOLD.get, fault=first_only) as server:
+        proc = ladderbench(
+            "run", "--model", "openai:flaky", "--base-url", server.base_url, "--out", str(out),
+            "--limit", "2", "--retries", "1", "--retry-wait", "0.01", "--concurrency", "1",
+        )  # fmt: skip
+    assert proc.returncode == 3, proc.stderr
+    assert "9 of 10 attempts ended in an error and were not scored" in proc.stderr
+    assert "over the 1 scored" in proc.stderr
+    _, summary = read_jsonl(out)
+    assert summary["errors"] == 9 and summary["n"] == 1
+    empty = [
+        line for line in proc.stdout.splitlines() if line.lstrip("│ ").startswith(("3 ", "4 "))
+    ]
+    assert empty and all("%" not in line for line in empty), proc.stdout

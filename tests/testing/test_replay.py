@@ -46,7 +46,7 @@ def test_replayed_replies_are_scored_like_a_model_and_a_missing_one_is_an_error(
             "puzzles", "--tiers", "0-1", "--seeds", "1-2", "--retries", "0", "--out", str(out),
             "--quiet",
         )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr  # the missing reply is an error, not a success
     rows, summary = read_jsonl(out)
     by_id = {row["id"]: row for row in rows}
     for i, item in enumerate(items[:-1]):

@@ -32,12 +32,13 @@ def _table(title: str, label: str, buckets: dict[str, Any], summary: dict[str, A
         table.add_column("cleared", justify="center")
     for key, s in [*buckets.items(), ("all", summary)]:
         lo, hi = s["ci95"]
+        scored = bool(s["n"])  # never a percentage over nothing
         cells = [
             key,
             str(s["n"]),
             _passed(s["passed"]),
-            _pct(s["rate"]),
-            f"{_pct(lo)}–{_pct(hi)}",
+            _pct(s["rate"]) if scored else "-",
+            f"{_pct(lo)}–{_pct(hi)}" if scored else "-",
             str(s["errors"]),
             str(s["unparsed"]),
         ]
