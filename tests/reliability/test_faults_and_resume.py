@@ -110,7 +110,7 @@ def test_api_key_is_never_written_anywhere(tmp_path):
         env_proc = ladderbench(
             *run_args(server, tmp_path / "e.jsonl", "--limit", "3"), env={"OPENAI_API_KEY": CANARY}
         )
-    assert proc.returncode == 0 and env_proc.returncode == 0
+    assert proc.returncode == 3 and env_proc.returncode == 3  # the 401 rows are errors
     rows, _ = read_jsonl(out)
     assert any("HTTP 401" in (r["error"] or "") for r in rows)  # the server echoed the key back
     for path in tmp_path.rglob("*"):
