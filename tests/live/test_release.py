@@ -11,7 +11,7 @@ from ladderbench.errors import UserError
 from ladderbench.grading.extract import extract_answer
 from ladderbench.grading.scorer import verdict
 from ladderbench.live import registry
-from ladderbench.live.base import Question, Sources, Task, seeded_rng
+from ladderbench.live.base import Question, Sources, Task, load_sources, seeded_rng
 from ladderbench.live.difficulty import RELEASE_DIFFICULTY
 from ladderbench.live.release import Store, build, refresh
 from ladderbench.live.suite import LiveSuite
@@ -382,3 +382,21 @@ def test_consecutive_refreshes_of_the_real_tasks_share_no_question_text(tmp_path
     for record in everything:
         quoted = [a for a in long_answers if a != record["ground_truth"] and a in record["prompt"]]
         assert not quoted, record["question_id"]
+
+
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("provenance.jsonl", b'{"file": "a.txt"}\n{not json\n', "provenance.jsonl: not valid JSON"),
+        (
+            "provenance.jsonl",
+            b'{"file": "a.txt"}\n{"url": "x"}\n',
+            "provenance.jsonl:2: field 'file'",
+        ),
+        ("a.txt", b"caf\xe9 latin-1\n", "a.txt: not UTF-8 text"),
+    ],
+)
+def test_a_malformed_sources_folder_is_one_line(tmp_path, name, data, message):
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(UserError, match=message):
+        load_sources(tmp_path)
