@@ -183,8 +183,9 @@ def run(
     _exit_on_errors(summary, config.out)
 
 
-# Exit codes: 0 every attempt scored; 1 a gate failed (probe); 2 bad input (UserError);
-# 3 some attempts ended in errors (rates are over the scored ones only); 130 interrupted.
+# Exit codes: 0 every attempt scored; 1 a check failed (probe gate, suite verify, a live fetch
+# source); 2 bad input (UserError); 3 some attempts ended in errors (rates are over the scored
+# ones only); 130 interrupted.
 EXIT_ERRORS = 3
 
 

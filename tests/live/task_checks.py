@@ -28,6 +28,7 @@ from ladderbench.live.base import Question, Sources, question_rng
 RELEASE = "2026-12-01"
 OTHER_RELEASE = "2027-01-01"
 INDICES = range(64)  # the questions every re-derivation test walks
+HARDER_LEVELS = (*range(1, 9), 12, 20)  # the difficulties every task's re-derivation walks
 DIGEST_COUNT = 16  # questions 0..15 are compared across interpreters
 DATA = Path(ladderbench.live.__file__).parent / "data"  # the built-in lexicon, corpus...
 

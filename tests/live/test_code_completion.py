@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import (
+    HARDER_LEVELS,
     INDICES,
     RELEASE,
     load_ladder,
@@ -201,7 +202,7 @@ def test_malformed_record_scores_zero() -> None:
 # ---------------------------------------------------------------- difficulty
 
 
-@pytest.mark.parametrize("difficulty", [*range(1, 9), 12, 20])
+@pytest.mark.parametrize("difficulty", HARDER_LEVELS)
 def test_harder_questions_rederived_and_continuations_score_one(difficulty: int) -> None:
     for index in range(2):
         q = make_question(TASK, index, difficulty=difficulty)

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import (
+    HARDER_LEVELS,
     INDICES,
     RELEASE,
     load_ladder,
@@ -780,7 +781,7 @@ def test_malformed_coding_file_is_one_line_naming_file_and_field(changes, field)
 
 # ---------------------------------------------------------------- difficulty
 
-DIFFICULTIES = [*range(1, 9), 12, 20]
+DIFFICULTIES = HARDER_LEVELS
 
 
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)

@@ -36,7 +36,7 @@ def make(index: int, release: str = RELEASE) -> Question:
     return make_question(TASK, index, release)
 
 
-DIFFICULTIES = (*range(1, 9), 12, 20)
+DIFFICULTIES = checks.HARDER_LEVELS
 SEEDS = range(8)
 
 

@@ -320,7 +320,7 @@ def test_shipped_ladder_states_its_instructions() -> None:
 
 # ------------------------------------------------------------ difficulty 1 and up
 
-LEVELS = (*range(1, 9), 12, 20)
+LEVELS = checks.HARDER_LEVELS
 
 
 def harder(d: int) -> list[Question]:

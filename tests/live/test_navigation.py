@@ -107,7 +107,7 @@ def test_obstacles_really_block() -> None:
 # ---------------------------------------------------------------- difficulty
 
 SEEDS = range(6)
-LEVELS = (*range(1, 9), 12, 20)
+LEVELS = checks.HARDER_LEVELS
 
 
 @cache

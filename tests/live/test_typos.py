@@ -208,7 +208,7 @@ def test_score_never_raises_inside_tags(text: str) -> None:
 # real words stand in for a dictionary) and the rules the prompt states; it shares no code with
 # the generator.
 
-LEVELS = (*range(1, 9), 12, 20)
+LEVELS = checks.HARDER_LEVELS
 # Capitalised words that open sentences and are never names (a reader's grammar).
 OPENER_TEXT = (
     "A After All Although An And As At Because Before But By Each Every For From He Her His "

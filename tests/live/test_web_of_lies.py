@@ -232,7 +232,7 @@ def test_wrong_shapes_score_zero() -> None:
 # ---------------------------------------------------------------- difficulty
 
 SEEDS = range(6)
-LEVELS = (*range(1, 9), 12, 20)
+LEVELS = checks.HARDER_LEVELS
 
 
 @cache

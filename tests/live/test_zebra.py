@@ -270,7 +270,7 @@ def test_sizes_and_question_counts() -> None:
 
 # ---------------------------------------------------------------- difficulty
 
-LEVELS = (*range(1, 9), 12, 20)
+LEVELS = checks.HARDER_LEVELS
 
 
 @cache

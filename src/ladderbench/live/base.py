@@ -84,10 +84,14 @@ class Sources:
         return replace(self, used=self.used | {material_digest(t) for t in material})
 
 
+def _place(release: str, task: str, index: int) -> bytes:
+    """A question's place, the message both seeds are made from."""
+    return f"ladderbench-live|{release}|{task}|{index}".encode()
+
+
 def question_seed(secret: str, release: str, task: str, index: int) -> str:
     """A question's seed: unpredictable without the maintainer's secret, reproducible with it."""
-    message = f"ladderbench-live|{release}|{task}|{index}".encode()
-    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:32]
+    return hmac.new(secret.encode(), _place(release, task, index), hashlib.sha256).hexdigest()[:32]
 
 
 def seeded_rng(seed: str) -> random.Random:
@@ -98,8 +102,9 @@ def seeded_rng(seed: str) -> random.Random:
 def question_rng(release: str, task: str, index: int) -> random.Random:
     """A public, secret-less rng for question ``index``: for tests and development only (anyone
     can rebuild it, so a release never uses it)."""
-    key = f"ladderbench-live|{release}|{task}|{index}".encode()
-    return random.Random(int.from_bytes(hashlib.sha256(key).digest(), "big"))
+    return random.Random(
+        int.from_bytes(hashlib.sha256(_place(release, task, index)).digest(), "big")
+    )
 
 
 class Task:
