@@ -51,11 +51,12 @@ def python_output(code: str, *, hash_seed: str, path: list[Path]) -> str:
 
 
 def read_jsonl(path: Path) -> tuple[list[dict], dict | None]:
+    """A results file's attempt rows and its summary (the run header is left out)."""
     rows, summary = [], None
     for line in path.read_text().splitlines():
         obj = json.loads(line)
         if obj.get("type") == "summary":
             summary = obj
-        else:
+        elif obj.get("type") != "run":
             rows.append(obj)
     return rows, summary

@@ -40,6 +40,26 @@ live_app = typer.Typer(help="Build and refresh dated releases of the live suite.
 app.add_typer(live_app, name="live")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from ladderbench.runner.provenance import package_version
+
+        typer.echo(f"ladderbench {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Measure where a language model's abilities break down, rung by rung."""
+
+
 def parse_int_list(text: str | None, flag: str) -> list[int] | None:
     return None if text is None else parse_ranges(text, flag)
 
@@ -70,6 +90,17 @@ def run(
     ] = None,
     temperature: Annotated[float, typer.Option(min=0.0)] = 0.0,
     max_tokens: Annotated[int, typer.Option(min=1, help="Token limit per answer.")] = 512,
+    system_prompt: Annotated[
+        str | None, typer.Option(help="A system message sent before every question.")
+    ] = None,
+    price_in: Annotated[
+        float | None,
+        typer.Option(min=0.0, help="US dollars per million prompt tokens, for a cost estimate."),
+    ] = None,
+    price_out: Annotated[
+        float | None,
+        typer.Option(min=0.0, help="US dollars per million completion tokens."),
+    ] = None,
     timeout: Annotated[float, typer.Option(min=0.1, help="Seconds per request.")] = 120.0,
     retries: Annotated[
         int, typer.Option(min=0, help="Retries per request on transient failures.")
@@ -84,7 +115,8 @@ def run(
     seed: Annotated[int, typer.Option(help="Seed for sampling and the random baseline.")] = 0,
     levels: Annotated[str | None, typer.Option(help="Static levels, e.g. 4,5.")] = None,
     limit: Annotated[
-        int | None, typer.Option(min=1, help="At most this many items per level.")
+        int | None,
+        typer.Option(min=1, help="At most this many items per rung: level, tier or live task."),
     ] = None,
     tiers: Annotated[str | None, typer.Option(help="Puzzle tiers, e.g. 0-3.")] = None,
     seeds: Annotated[
@@ -174,6 +206,10 @@ def run(
         samples=samples,
         concurrency=concurrency,
         sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
+        system_prompt=system_prompt or None,
+        command=["ladderbench", *sys.argv[1:]],
+        price_in=price_in,
+        price_out=price_out,
     )
     cache = None if no_cache else _open_cache(adapter)
     summary = _run_with_progress(run_suite, target, adapter, config, cache, quiet or json_out)
@@ -212,6 +248,7 @@ def _open_cache(adapter: Any) -> Any:
 
 def _progress_bar(label: str, out: Path) -> Any:
     """A rich progress bar with rate and ETA, and the two callbacks the runner drives it with."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -233,6 +270,7 @@ def _progress_bar(label: str, out: Path) -> Any:
         RateColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
+        console=Console(stderr=True),  # stdout stays the tables (or the JSON) alone
     )
     task = progress.add_task(label, total=None)
 
@@ -250,10 +288,14 @@ def _progress_bar(label: str, out: Path) -> Any:
 def _run_with_progress(
     run_suite: Any, target: Any, adapter: Any, config: Any, cache: Any, quiet: bool
 ) -> Summary:
-    """Run with a progress bar (none with --quiet); Ctrl-C keeps the rows for a resume."""
+    """Run with a progress bar on stderr (none with --quiet or when stderr is not a terminal);
+    Ctrl-C keeps the rows for a resume."""
     from contextlib import nullcontext
 
+    from rich.console import Console
+
     label = f"{adapter.kind}:{adapter.model}"
+    quiet = quiet or not Console(stderr=True).is_terminal  # a bar only where someone watches
     bar, advance, on_start = (
         (nullcontext(), None, None) if quiet else _progress_bar(label, config.out)
     )
@@ -284,7 +326,9 @@ def _show(summary: Summary, as_json: bool) -> None:
 @app.command()
 def report(
     results: Annotated[list[Path], typer.Argument(help="Results JSONL file(s).")],
-    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON (a list for several files).")
+    ] = False,
     html: Annotated[
         Path | None, typer.Option(help="Also write a self-contained HTML report here.")
     ] = None,
@@ -298,6 +342,7 @@ def report(
     runs: Sequence[Digest | Scan] = digests or []
     if not runs:
         runs = [scan(p) for p in results]
+    documents = []
     for path, run in zip(results, runs):
         if run.summary is None:
             raise UserError(f"{path}: no result rows")
@@ -307,7 +352,12 @@ def report(
                 f"{run.summary.total} rows",
                 err=True,
             )
-        _show(run.summary, json_out)
+        if json_out:
+            documents.append(run.summary.to_json_dict())
+        else:
+            _show(run.summary, False)
+    if json_out:  # one JSON document: the summary, or a list of them for several files
+        typer.echo(json.dumps(documents[0] if len(documents) == 1 else documents, indent=2))
     if html is not None and digests is not None:
         from ladderbench.report.html import write_report
 

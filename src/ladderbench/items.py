@@ -6,7 +6,7 @@ field, and a bad line is reported with its file, line and field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,7 +42,8 @@ class Completion(BaseModel):
 
     text: str = ""
     usage: dict[str, int] = Field(default_factory=dict)
-    latency_ms: float = 0.0
+    latency_ms: float = 0.0  # the request that answered (retries' waits not included)
+    server_ms: float | None = None  # the server's own time for it, when it reports one
     error: str | None = None
     cached: bool = False
 
@@ -84,6 +85,8 @@ class ResultRow(BaseModel):
     score: float | None
     passed: bool | None = Field(alias="pass")
     latency_ms: float = Field(alias="latencyMs")
+    server_ms: float | None = Field(default=None, alias="serverMs")
+    cached: bool = False
     usage: dict[str, int] = Field(default_factory=dict)
     error: str | None = None
 
@@ -94,3 +97,23 @@ class ResultRow(BaseModel):
 
     def to_json_dict(self) -> dict[str, Any]:
         return self.model_dump(by_alias=True)
+
+
+class RunHeader(BaseModel):
+    """The first line of a results file: which run wrote it, and with what.
+
+    ``settings`` holds everything that changes an answer besides the prompt (endpoint or model
+    file and backend build, sampling, token limit, system prompt): a resume with any of them
+    different is refused, since its rows would not be comparable. ``provenance`` is for people
+    and audits (versions, revision, date, command line without secrets) and is never compared.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["run"] = "run"
+    run: str
+    suite: str
+    adapter: str
+    model: str
+    settings: dict[str, Any]
+    provenance: dict[str, Any] = Field(default_factory=dict)

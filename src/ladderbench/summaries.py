@@ -22,11 +22,28 @@ class Bucket(BaseModel):
 
     n: int
     passed: int | float
-    rate: float
+    rate: float | None  # None when nothing was scored: never a percentage over nothing
     ci95: list[float]
     errors: int
     unparsed: int
     cleared: bool | None = None
+
+
+class Usage(BaseModel):
+    """Tokens a run's answers took, and what they cost where the user gave prices.
+
+    The cost counts the answers the model produced for this file, not those served from the
+    response cache (``cachedAnswers``), which cost nothing this time.
+    """
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    prompt_tokens: int = Field(default=0, alias="promptTokens")
+    completion_tokens: int = Field(default=0, alias="completionTokens")
+    cached_answers: int = Field(default=0, alias="cachedAnswers")
+    price_in: float | None = Field(default=None, alias="pricePerMillionIn")
+    price_out: float | None = Field(default=None, alias="pricePerMillionOut")
+    cost_usd: float | None = Field(default=None, alias="costUsd")
 
 
 class Summary(BaseModel):
@@ -43,6 +60,8 @@ class Summary(BaseModel):
     errors: int = 0  # attempts that ended in an error: never scored, and the run exits 3
     settings: dict[str, Any] | None = None
     elapsed_s: float | None = Field(default=None, alias="elapsedS")
+    usage: Usage | None = None
+    provenance: dict[str, Any] | None = None  # the run header's: versions, revision, command
 
     def to_json_dict(self) -> dict[str, Any]:
         """The summary as written to results files (only the keys it was made with)."""
@@ -57,7 +76,7 @@ class LadderSummary(Summary):
 
     n: int = 0
     passed: int | float = 0
-    rate: float = 0.0
+    rate: float | None = 0.0
     ci95: list[float] = Field(default_factory=lambda: [0.0, 0.0])
     errors: int = 0
     unparsed: int = 0

@@ -152,7 +152,7 @@ def test_sigkill_then_resume_gives_every_attempt_exactly_once(tmp_path, kill_poi
     keys = Counter((r["id"], r["sample"]) for r in rows)
     assert len(keys) == 150 and set(keys.values()) == {1}
     assert summary["total"] == 150 and summary["passed"] == 150
-    assert out.read_text().endswith("\n") and len(out.read_text().splitlines()) == 151
+    assert out.read_text().endswith("\n") and len(out.read_text().splitlines()) == 152
 
 
 def test_a_run_whose_server_fails_after_one_answer_is_not_a_success(tmp_path):

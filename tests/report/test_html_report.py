@@ -32,11 +32,11 @@ def results(tmp_path, monkeypatch):
     static = tmp_path / "static.jsonl"
     ladderbench("run", "--model", "random", "--out", str(static), "--quiet")
     # a model whose answer tries to break out of the page
-    text = static.read_text().splitlines()
+    header, *text = static.read_text().splitlines()
     first = json.loads(text[0])
     first["response"] = INJECTED
     first["prompt"] = first["prompt"] + INJECTED
-    (tmp_path / "evil.jsonl").write_text("\n".join([json.dumps(first), *text[1:]]) + "\n")
+    (tmp_path / "evil.jsonl").write_text("\n".join([header, json.dumps(first), *text[1:]]) + "\n")
     puzzles = tmp_path / "puzzles.jsonl"
     ladderbench(
         "run",

@@ -19,7 +19,7 @@ def test_a_grader_crash_is_an_error_row_not_a_score(tmp_path):
     out = tmp_path / "r.jsonl"
     suite = CrashingSuite(levels=[1, 2], limit=2)
     summary = asyncio.run(run_suite(suite, make_adapter("oracle"), RunConfig(out=out)))
-    rows = [json.loads(line) for line in out.read_text().splitlines()][:-1]
+    rows = [json.loads(line) for line in out.read_text().splitlines()][1:-1]
     crashed = [r for r in rows if r["level"] == 1]
     assert len(crashed) == 2
     for row in crashed:

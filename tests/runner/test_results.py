@@ -6,8 +6,26 @@ from helpers import make_row
 from ladderbench.analysis.digest import digest_runs
 from ladderbench.errors import UserError
 from ladderbench.runner import results
-from ladderbench.runner.results import ResultWriter, Scan, read_results, read_summary, scan
+from ladderbench.items import RunHeader
+from ladderbench.runner.results import (
+    ResultWriter,
+    Scan,
+    check_same_job,
+    read_results,
+    read_summary,
+    scan,
+)
 from ladderbench.suites import parse_summary, summarise_rows
+
+
+def resume(out, suite="static", adapter="oracle", model="oracle", settings=None):
+    """What the runner does with an --out: read, check, then open for appending."""
+    writer = ResultWriter(out)
+    existing = writer.read()
+    header = RunHeader(run="r1", suite=suite, adapter=adapter, model=model, settings=settings or {})
+    check_same_job(out, existing, header, {"maxTokens": "--max-tokens"})
+    _, done = writer.start(header, existing)
+    return writer, done
 
 
 def write_rows(path, rows, summary=None, torn=""):
@@ -28,12 +46,12 @@ def test_resume_cuts_torn_line_and_old_summary(tmp_path):
     write_rows(
         out, [make_row("q1"), make_row("q2")], summary={"total": 2}, torn='{"run": "r1", "ad'
     )
-    writer = ResultWriter(out)
-    done = writer.open("static", "oracle", "oracle")
+    writer, done = resume(out)
     writer.append(make_row("q3"))
     writer.close()
     assert [r.id for r in done] == ["q1", "q2"]
-    lines = out.read_text().splitlines()
+    header, *lines = out.read_text().splitlines()
+    assert json.loads(header)["type"] == "run"
     assert len(lines) == 3 and all(json.loads(line)["id"] for line in lines)
 
 
@@ -41,20 +59,19 @@ def test_resume_drops_errored_attempts_so_they_are_retried(tmp_path):
     out = tmp_path / "r.jsonl"
     bad = make_row("q2", response=None, extracted=None, score=None, passed=None, error="HTTP 500")
     write_rows(out, [make_row("q1"), bad])
-    writer = ResultWriter(out)
-    done = writer.open("static", "oracle", "oracle")
+    writer, done = resume(out)
     writer.close()
     assert [r.id for r in done] == ["q1"]
-    assert len(out.read_text().splitlines()) == 1
+    assert [r.id for r in read_results(out).rows] == ["q1"]
 
 
 def test_resume_refuses_another_job(tmp_path):
     out = tmp_path / "r.jsonl"
     write_rows(out, [make_row("q1")])
     with pytest.raises(UserError, match="choose another --out"):
-        ResultWriter(out).open("puzzles", "oracle", "oracle")
+        resume(out, suite="puzzles")
     with pytest.raises(UserError, match="not static with openai:gpt"):
-        ResultWriter(out).open("static", "openai", "gpt")
+        resume(out, adapter="openai", model="gpt")
 
 
 @pytest.mark.parametrize(
@@ -83,7 +100,7 @@ def test_unwritable_out_is_one_line(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(UserError, match="cannot write --out"):
-        ResultWriter(blocker / "r.jsonl").open("static", "oracle", "oracle")
+        resume(blocker / "r.jsonl")
 
 
 def test_read_results_ignores_torn_last_line(tmp_path):
@@ -96,8 +113,7 @@ def test_read_results_ignores_torn_last_line(tmp_path):
 def test_a_response_holding_a_unicode_line_separator_stays_one_row(tmp_path):
     out = tmp_path / "r.jsonl"
     row = make_row("q1", response="A\u2028B\x85C")
-    writer = ResultWriter(out)
-    writer.open("static", "oracle", "oracle")
+    writer, _ = resume(out)
     writer.append(row)
     writer.close()
     assert read_results(out).rows == [row]
@@ -107,8 +123,8 @@ def test_a_whole_last_line_missing_only_its_newline_is_kept_and_resume_ends_it(t
     out = tmp_path / "r.jsonl"
     write_rows(out, [make_row("q1")], torn=json.dumps(make_row("q2").to_json_dict()))
     assert [r.id for r in read_results(out).rows] == ["q1", "q2"]
-    writer = ResultWriter(out)
-    assert [r.id for r in writer.open("static", "oracle", "oracle")] == ["q1", "q2"]
+    writer, done = resume(out)
+    assert [r.id for r in done] == ["q1", "q2"]
     writer.append(make_row("q3"))
     writer.close()
     assert [r.id for r in read_results(out).rows] == ["q1", "q2", "q3"]

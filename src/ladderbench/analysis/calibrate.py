@@ -121,7 +121,8 @@ def calibrate_levels(summaries: list[LevelSummary]) -> list[LevelCheck]:
         rises = []
         for s in summaries:
             a, b = s.by_level.get(str(lower)), s.by_level.get(str(upper))
-            gap = 100 * (b.rate - a.rate) if a and b and a.n and b.n else 0.0
+            below, above = a.rate if a else None, b.rate if b else None
+            gap = 100 * (above - below) if below is not None and above is not None else 0.0
             if gap > NOISE_POINTS:
                 rises.append(f"{s.adapter}:{s.model} +{gap:.0f} points")
         checks.append(LevelCheck(upper, not rises, rises))

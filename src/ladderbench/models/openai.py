@@ -71,6 +71,20 @@ def _public_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def _server_ms(timings: Any) -> float | None:
+    """The server's own time for the answer, where it says (llama.cpp's ``timings``): unlike the
+    wall time measured here, it leaves out time spent queued behind other requests."""
+    if not isinstance(timings, dict):
+        return None
+    total = 0.0
+    for key in ("prompt_ms", "predicted_ms"):
+        part = timings.get(key)
+        if not isinstance(part, (int, float)) or isinstance(part, bool):
+            return None
+        total += part
+    return total
+
+
 class OpenAIAdapter(ModelAdapter):
     kind = "openai"
     cacheable = True
@@ -166,6 +180,7 @@ class OpenAIAdapter(ModelAdapter):
             text=text if isinstance(text, str) else "",
             usage={k: v for k, v in usage.items() if isinstance(v, int)},
             latency_ms=(time.perf_counter() - started) * 1000,
+            server_ms=_server_ms(data.get("timings")),
         )
 
     @staticmethod

@@ -244,6 +244,7 @@ class PuzzleSuite:
         version: str = SUITE_VERSION,
         difficulties: list[int] | None = None,
         adaptive: bool = False,
+        limit: int | None = None,
     ) -> None:
         if version not in SUITE_VERSIONS:
             raise UserError(
@@ -256,6 +257,12 @@ class PuzzleSuite:
             raise UserError("--adaptive chooses difficulties itself: drop --tiers/--difficulties")
         if tiers and difficulties is not None:
             raise UserError("--tiers and --difficulties are two selections: give one")
+        if limit is not None and (limit < 1 or adaptive):
+            raise UserError(
+                "--adaptive chooses its instances itself: drop --limit"
+                if adaptive
+                else f"--limit {limit}: must be at least 1"
+            )
         for d in difficulties or []:
             if d < 0:
                 raise UserError(f"--difficulties: {d} is negative")
@@ -267,13 +274,33 @@ class PuzzleSuite:
         self.names = names or sorted(registry.families())
         self.seeds = list(seeds) if seeds else list(DEFAULT_SEEDS)
         self.secret_key = secret_key
+        self.limit = limit
         self.search = SearchConfig()
 
     def instance(self, cell: Cell, seed: int) -> Instance:
         return generate(cell, seed, self.version, self.secret_key)
 
+    def selection(self) -> list[tuple[Cell, int]]:
+        """Every cell at every seed; with ``limit``, at most that many per rung (a tier, or in
+        a difficulty grid one family at one difficulty), seed by seed with its families in turn,
+        so a limited tier still asks every family."""
+        if self.limit is None:
+            return [(cell, seed) for cell in self.cells for seed in self.seeds]
+        rungs: dict[object, list[Cell]] = {}
+        for cell in self.cells:
+            rung = cell.tier if self.difficulties is None else (cell.family, cell.difficulty)
+            rungs.setdefault(rung, []).append(cell)
+        chosen = {
+            pair
+            for members in rungs.values()
+            for pair in [(cell, seed) for seed in self.seeds for cell in members][: self.limit]
+        }
+        return [
+            (cell, seed) for cell in self.cells for seed in self.seeds if (cell, seed) in chosen
+        ]
+
     def instances(self) -> list[Instance]:
-        return [self.instance(cell, seed) for cell in self.cells for seed in self.seeds]
+        return [self.instance(cell, seed) for cell, seed in self.selection()]
 
     def _item(self, inst: Instance) -> Item:
         return Item(
@@ -312,13 +339,13 @@ class PuzzleSuite:
         if self.adaptive:
             anchored = sum(len(c) for c in V2_CELLS.values()) * len(self.seeds)
             return len(self.names) * self.search.budget + anchored
-        return len(self.cells) * len(self.seeds)
+        return len(self.selection())
 
     def grade(self, item: Item, response: str) -> Verdict:
         return score_puzzle(item, response)
 
     def summarise(self, rows: Iterable[ResultRow], samples: int) -> TierSummary:
-        return summarise_puzzles(rows, samples, pool=len(self.seeds))
+        return summarise_puzzles(rows, samples, pool=None if self.limit else len(self.seeds))
 
     def settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = {
@@ -326,6 +353,8 @@ class PuzzleSuite:
             "seedSet": "secret" if self.secret_key else "public",
             "seeds": format_ranges(self.seeds),
         }
+        if self.limit is not None:
+            settings["limit"] = self.limit
         if self.adaptive:
             settings["adaptive"] = {
                 "families": self.names,
@@ -348,6 +377,7 @@ class PuzzleConfig:
     suite_version: str | None = None
     difficulties: list[int] | None = None
     adaptive: bool | None = None
+    limit: int | None = None
 
 
 def puzzle_suite(config: PuzzleConfig) -> PuzzleSuite:
@@ -360,6 +390,7 @@ def puzzle_suite(config: PuzzleConfig) -> PuzzleSuite:
         version=config.suite_version or SUITE_VERSION,
         difficulties=config.difficulties,
         adaptive=bool(config.adaptive),
+        limit=config.limit,
     )
 
 

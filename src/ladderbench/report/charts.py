@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
@@ -19,11 +19,12 @@ def _colour(rate: float) -> str:
 
 def profile_chart(
     title: str,
-    points: list[tuple[str, float, float, float]],
+    points: Sequence[tuple[str, float | None, float, float]],
     baseline: float | None = None,
     threshold: float | None = None,
 ) -> Markup:
-    """Bars per rung (label, rate, ci low, ci high) with 95% whiskers, baseline and clear line."""
+    """Bars per rung (label, rate, ci low, ci high) with 95% whiskers, baseline and clear line;
+    a rung where nothing was scored (rate None) has its label and a dash, never a bar at 0%."""
     inner_w, inner_h = WIDTH - 2 * PAD, HEIGHT - 2 * PAD
     step = inner_w / max(len(points), 1)
     parts = [
@@ -41,6 +42,18 @@ def profile_chart(
     for i, (label, rate, lo, hi) in enumerate(points):
         x = PAD + i * step + step * 0.2
         w = step * 0.6
+        cx = x + w / 2
+        parts.append(
+            f'<text x="{cx:.1f}" y="{PAD + inner_h + 14}" text-anchor="middle" font-size="11">'
+            f"{escape(label)}</text>"
+        )
+        if rate is None:
+            parts.append(
+                f'<text class="unscored" x="{cx:.1f}" y="{PAD + inner_h - 4}" '
+                f'text-anchor="middle" font-size="11"><title>{escape(label)}: nothing scored'
+                "</title>-</text>"
+            )
+            continue
         top = PAD + inner_h * (1 - rate)
         parts.append(
             f'<rect class="bar" x="{x:.1f}" y="{top:.1f}" width="{w:.1f}" '
@@ -48,15 +61,10 @@ def profile_chart(
             f"<title>{escape(label)}: {100 * rate:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)"
             "</title></rect>"
         )
-        cx = x + w / 2
         y_lo, y_hi = PAD + inner_h * (1 - lo), PAD + inner_h * (1 - hi)
         parts.append(
             f'<line class="whisker" x1="{cx:.1f}" y1="{y_lo:.1f}" x2="{cx:.1f}" y2="{y_hi:.1f}" '
             'stroke="#222"/>'
-        )
-        parts.append(
-            f'<text x="{cx:.1f}" y="{PAD + inner_h + 14}" text-anchor="middle" font-size="11">'
-            f"{escape(label)}</text>"
         )
     for value, name, dash in (
         (baseline, "guessing baseline", "4 3"),

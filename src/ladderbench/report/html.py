@@ -42,7 +42,7 @@ class ModelSection:
     curves: list[Any] = field(default_factory=list)  # per family: pass rate against difficulty
 
 
-def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float, float, float]]:
+def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float | None, float, float]]:
     return [(f"{prefix}{k}", b["rate"], b["ci95"][0], b["ci95"][1]) for k, b in buckets.items()]
 
 
@@ -136,7 +136,11 @@ def _difficulty_charts(summary: TierSummary) -> list[Any]:
         charts.append(
             difficulty_chart(
                 family,
-                [(int(k), b.rate, b.ci95[0], b.ci95[1], b.n) for k, b in per_d.items() if b.n],
+                [
+                    (int(k), b.rate, b.ci95[0], b.ci95[1], b.n)
+                    for k, b in per_d.items()
+                    if b.rate is not None
+                ],
                 cleared=fit.cleared if fit else None,
                 d50=(fit.d50, fit.d50_ci95[0], fit.d50_ci95[1]) if fit else None,
             )
@@ -227,12 +231,18 @@ def render_report(paths: list[Path], sample_size: int = AUDIT_SAMPLE) -> str:
     return render(digest_runs(paths, sample_size), sample_size)
 
 
+def _pct(rate: float | None) -> str:
+    """A rate as a percentage; "-" for a rung where nothing was scored."""
+    return "-" if rate is None else f"{100 * rate:.1f}%"
+
+
 def render(digests: list[Digest], sample_size: int = AUDIT_SAMPLE) -> str:
     sections = [_section(d) for d in digests]
     env = Environment(
         loader=PackageLoader("ladderbench.report", "templates"),
         autoescape=select_autoescape(["html", "j2"], default=True),
     )
+    env.filters["pct"] = _pct
     template = env.get_template("report.html.j2")
     return template.render(
         sections=sections,

@@ -124,6 +124,22 @@ def _breaking_tables(summary: TierSummary, who: str) -> list[Table]:
     return tables
 
 
+def usage_line(summary: Summary) -> str | None:
+    """Tokens, cached answers and the estimated cost, in one line (None before runs kept them)."""
+    usage = summary.usage
+    if usage is None:
+        return None
+    line = f"tokens: {usage.prompt_tokens:,} prompt, {usage.completion_tokens:,} completion"
+    if usage.cached_answers:
+        line += f"; {usage.cached_answers} answer(s) from the response cache"
+    if usage.cost_usd is not None:
+        line += (
+            f"; estimated cost ${usage.cost_usd:,.4f} at ${usage.price_in:g} in / "
+            f"${usage.price_out:g} out per million tokens"
+        )
+    return line
+
+
 @singledispatch
 def print_summary(summary: Summary, console: Console | None = None) -> None:
     """The run's tables and checks, as printed after every run and by ``report``; a summary of
@@ -140,6 +156,8 @@ def _(summary: LiveSummary, console: Console | None = None) -> None:
     data = summary.to_json_dict()
     for table in _live_tables(data, f"{summary.adapter}:{summary.model}"):
         console.print(table)
+    if line := usage_line(summary):
+        console.print(line)
     if summary.errors:
         console.print(f"[yellow]{summary.errors} attempt(s) ended in an error[/yellow]")
 
@@ -166,6 +184,8 @@ def _(summary: LadderSummary, console: Console | None = None) -> None:
             f"ladder level: {'none (no tier cleared)' if level is None else f'tier {level}'}"
             + basis
         )
+    if line := usage_line(summary):
+        console.print(line)
     if summary.errors:
         console.print(
             f"[yellow]{summary.errors} attempt(s) ended in an error and were not scored; "

@@ -1,4 +1,4 @@
-"""The one results module: JSONL, one row per attempt, the summary row last.
+"""The one results module: JSONL, a run header first, one row per attempt, the summary row last.
 
 Writing: rows are appended one whole line per write and flushed, so a run killed at any moment
 leaves at most a torn last line. Reading: every reader goes through ``stream``, with one policy for
@@ -22,7 +22,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ladderbench.errors import UserError
-from ladderbench.items import ResultRow
+from ladderbench.items import ResultRow, RunHeader
 from ladderbench.jsonl import field_error, json_object
 from ladderbench.summaries import Summary
 
@@ -36,7 +36,10 @@ def _open(path: Path) -> IO[bytes]:
         raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
-def _parse(path: Path, lineno: int, raw: bytes) -> ResultRow | Summary:
+Line = ResultRow | Summary | RunHeader
+
+
+def _parse(path: Path, lineno: int, raw: bytes) -> Line:
     """A row, validated straight from its bytes; anything else is read again to say what it is."""
     try:
         return ResultRow.model_validate_json(raw)
@@ -44,6 +47,11 @@ def _parse(path: Path, lineno: int, raw: bytes) -> ResultRow | Summary:
         obj = json_object(path, lineno, raw)
     if obj.get("type") == "summary":
         return _summary(path, lineno, obj)
+    if obj.get("type") == "run":
+        try:
+            return RunHeader.model_validate(obj)
+        except ValidationError as exc:
+            raise field_error(path, lineno, exc) from None
     try:
         return ResultRow.model_validate(obj)
     except ValidationError as exc:
@@ -60,9 +68,11 @@ def _summary(path: Path, lineno: int, obj: dict[str, Any]) -> Summary:
         raise field_error(path, lineno, exc) from None
 
 
-def stream(path: Path) -> Iterator[tuple[int, ResultRow | Summary]]:
-    """(line number, attempt row or summary row) for every line, in one pass, in bounded memory."""
+def stream(path: Path) -> Iterator[tuple[int, Line]]:
+    """(line number, header, attempt row or summary row) for every line, in one pass, in bounded
+    memory. Files written before run headers existed have none."""
     summary_at = 0
+    lines = 0
     with _open(path) as handle:
         for lineno, raw in enumerate(handle, start=1):
             if not raw.strip():
@@ -78,6 +88,12 @@ def stream(path: Path) -> Iterator[tuple[int, ResultRow | Summary]]:
                     "not a LadderBench file"
                 )
             item = _parse(path, lineno, raw)
+            lines += 1
+            if isinstance(item, RunHeader) and lines > 1:
+                raise UserError(
+                    f"{path}:{lineno}: a run header after the first line; the file was "
+                    "concatenated from several runs"
+                )
             if isinstance(item, Summary):
                 summary_at = lineno
             yield lineno, item
@@ -179,10 +195,12 @@ def _visiting(rows: Iterator[ResultRow], visit: Callable[[ResultRow], None]) -> 
 
 @dataclass
 class Results:
-    """A results file read back: attempt rows, and the summary (None if the run stopped early)."""
+    """A results file read back: its header (None in files older than headers), attempt rows,
+    and the summary (None if the run stopped early)."""
 
     rows: list[ResultRow] = field(default_factory=list)
     summary: Summary | None = None
+    header: RunHeader | None = None
 
 
 def read_results(path: Path) -> Results:
@@ -190,6 +208,9 @@ def read_results(path: Path) -> Results:
     results = Results()
     seen: dict[tuple[str, int], int] = {}
     for lineno, item in stream(path):
+        if isinstance(item, RunHeader):
+            results.header = item
+            continue
         if isinstance(item, Summary):
             results.summary = item
             continue
@@ -211,48 +232,104 @@ def _ends_with_newline(path: Path) -> bool:
         return handle.read(1) == b"\n"
 
 
+def check_same_job(
+    path: Path, existing: Results, header: RunHeader, flags: dict[str, str] | None = None
+) -> None:
+    """Refuse to resume ``existing`` with a run it does not belong to, before anything changes.
+
+    The suite, adapter and model must match, and every setting in the header (``flags`` maps a
+    setting to the option that sets it, for the message). A file whose attempts all errored holds
+    no answer to keep comparable: it is taken over with the new settings (a run that stopped at
+    a wrong --base-url is re-run with the right one).
+    """
+    owner = existing.header or (existing.rows[0] if existing.rows else None)
+    if owner is not None and (owner.suite, owner.adapter, owner.model) != (
+        header.suite,
+        header.adapter,
+        header.model,
+    ):
+        raise UserError(
+            f"{path} holds a {owner.suite} run of {owner.adapter}:{owner.model}, not "
+            f"{header.suite} with {header.adapter}:{header.model}; "
+            "choose another --out to start anew"
+        )
+    if existing.header is None or not any(row.error is None for row in existing.rows):
+        return
+    old, new = existing.header.settings, header.settings
+    differing = [key for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+    if differing:
+        named = flags or {}
+        said = "; ".join(
+            f"{named.get(key, key)}: {_shown(old.get(key))} there, {_shown(new.get(key))} now"
+            for key in differing
+        )
+        raise UserError(
+            f"{path} was written with other settings ({said}); its answers would not be "
+            "comparable: resume with the same settings or choose another --out"
+        )
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 class ResultWriter:
-    """Appends rows to ``path``, resuming whatever a previous run of the same job wrote."""
+    """Appends rows to ``path``, resuming whatever a previous run of the same job wrote.
+
+    ``read`` changes nothing, so a resume the caller refuses leaves the file as it was; ``start``
+    then repairs and opens it.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: IO[str] | None = None
+        self._header: RunHeader | None = None  # written just before the first row
 
-    def open(self, suite: str, adapter: str, model: str) -> list[ResultRow]:
-        """Repair and read what is there, check it belongs to this job, and open for appending.
+    def read(self) -> Results:
+        """What a previous run wrote to ``path`` (nothing if there is no file yet)."""
+        if self.path.is_dir():
+            raise UserError(f"--out {self.path} is a directory; name a .jsonl file")
+        return read_results(self.path) if self.path.exists() else Results()
 
-        Returns the rows already written: the attempts to skip. Errored attempts are dropped
-        from the file so that this run retries them (each attempt still appears exactly once).
+    def start(self, header: RunHeader, existing: Results) -> tuple[RunHeader, list[ResultRow]]:
+        """Open for appending, after the caller has checked ``existing`` (``check_same_job``).
+
+        Returns the header in force and the rows to keep: the attempts to skip. Errored attempts
+        are dropped from the file so that this run retries them (each attempt still appears
+        exactly once); the old summary and a torn last line are cut; the header stays the first
+        run's (or this one's, new).
         """
-        existing = Results()
-        if self.path.exists():
-            existing = read_results(self.path)
-            for row in existing.rows[:1]:
-                if (row.suite, row.adapter, row.model) != (suite, adapter, model):
-                    raise UserError(
-                        f"{self.path} holds a {row.suite} run of {row.adapter}:{row.model}, "
-                        f"not {suite} with {adapter}:{model}; choose another --out to start anew"
-                    )
-            kept = [row for row in existing.rows if row.error is None]
-            if (
-                len(kept) != len(existing.rows)
-                or existing.summary is not None
-                or not _ends_with_newline(self.path)  # cut the torn last line
-            ):
-                self._rewrite(kept)
-            existing.rows = kept
+        kept = [row for row in existing.rows if row.error is None]
+        head = existing.header if existing.header is not None and kept else header
+        if not (existing.rows or existing.header):
+            self._header = head  # a run that fails its first check leaves no header behind
+            if self.path.is_file() and self.path.stat().st_size:
+                self._rewrite(None, [])  # only a torn first line, or a summary: start clean
+        elif (
+            head is not existing.header
+            or len(kept) != len(existing.rows)
+            or existing.summary is not None
+            or not _ends_with_newline(self.path)  # cut the torn last line
+        ):
+            self._rewrite(head, kept)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (closed in close())
         except OSError as exc:
             raise UserError(f"cannot write --out {self.path}: {exc.strerror or exc}") from None
-        return existing.rows
+        return head, kept
 
-    def _rewrite(self, rows: list[ResultRow]) -> None:
+    def _rewrite(self, header: RunHeader | None, rows: list[ResultRow]) -> None:
         """Replace the file atomically (write aside, then rename): safe against SIGKILL."""
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(tmp, "w", encoding="utf-8") as fh:
+                if header is not None:
+                    fh.write(json.dumps(header.model_dump(), ensure_ascii=False) + "\n")
                 for row in rows:
                     fh.write(json.dumps(row.to_json_dict(), ensure_ascii=False) + "\n")
                 fh.flush()
@@ -271,7 +348,10 @@ class ResultWriter:
 
     def _write(self, obj: dict[str, Any]) -> None:
         if self._file is None:
-            raise RuntimeError("ResultWriter.open() must be called before writing")
+            raise RuntimeError("ResultWriter.start() must be called before writing")
+        if self._header is not None:
+            self._file.write(json.dumps(self._header.model_dump(), ensure_ascii=False) + "\n")
+            self._header = None
         self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
         self._file.flush()
 

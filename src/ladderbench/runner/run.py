@@ -5,17 +5,20 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
+from ladderbench.analysis.summary import usage_totals
 from ladderbench.errors import UserError
 from ladderbench.grading.scorer import GraderCrash, guarded
-from ladderbench.items import Completion, Item, ResultRow, Verdict
+from ladderbench.items import Completion, Item, ResultRow, RunHeader, Verdict
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
-from ladderbench.runner.results import ResultWriter
+from ladderbench.runner.provenance import provenance
+from ladderbench.runner.results import Results, ResultWriter, check_same_job
 from ladderbench.suites import SequentialSuite, Suite
 from ladderbench.summaries import Summary
 
@@ -24,11 +27,43 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class RunConfig:
+    """How to run: where to write, how often to ask, and what the record should say.
+
+    ``command`` (the command line, scrubbed of secrets before it is written) and the prices (US
+    dollars per million tokens, for the cost estimate) go into the record only.
+    """
+
     out: Path
     samples: int = 1
     concurrency: int = 8
     sampling: Sampling = field(default_factory=Sampling)
     system_prompt: str | None = None
+    command: Sequence[str] | None = None
+    price_in: float | None = None
+    price_out: float | None = None
+
+
+# The options that set each answer-changing setting, for a refused resume's message.
+SETTING_FLAGS = {
+    "endpoint": "--base-url",
+    "path": "--model",
+    "backend": "the llama-cpp-python build",
+    "temperature": "--temperature",
+    "maxTokens": "--max-tokens",
+    "seed": "--seed",
+    "systemPrompt": "--system-prompt",
+}
+
+
+def answer_settings(adapter: ModelAdapter, config: RunConfig) -> dict[str, Any]:
+    """Everything besides the prompt that changes an answer: a resume must match all of it."""
+    return {
+        **adapter.settings(),
+        "temperature": config.sampling.temperature,
+        "maxTokens": config.sampling.max_tokens,
+        "seed": config.sampling.seed,
+        "systemPrompt": config.system_prompt,
+    }
 
 
 def new_run_id() -> str:
@@ -133,6 +168,8 @@ class _Attempts:
             score=score,
             passed=passed,
             latency_ms=round(completion.latency_ms, 1),
+            server_ms=None if completion.server_ms is None else round(completion.server_ms, 1),
+            cached=completion.cached,
             usage=completion.usage,
             error=completion.error,
         )
@@ -192,29 +229,70 @@ async def _attempt_all(
             await asyncio.gather(check, rest, checker, return_exceptions=True)
 
 
-def _replay(suite: SequentialSuite, done: dict[tuple[str, int], ResultRow]) -> list[ResultRow]:
-    """The rows of the rounds a resumed sequential run completed, recomputed from its rows.
+def _replay(
+    suite: SequentialSuite, done: dict[tuple[str, int], ResultRow]
+) -> tuple[list[ResultRow], list[Item]]:
+    """The rows of the rounds a resumed sequential run completed, recomputed from its rows, and
+    every item those rounds and the next one ask.
 
     Rounds are a pure function of the rows before them, so replaying from the start meets the
     same rounds; the first one with an attempt missing is where the run carries on.
     """
     history: list[ResultRow] = []
+    asked: list[Item] = []
     while True:
         items = suite.next_round(history) or []
+        asked += items
         if not items or any((item.id, 0) not in done for item in items):
-            return history
+            return history, asked
         history += [done[(item.id, 0)] for item in items]
 
 
-def _stray(
-    done_rows: list[ResultRow], planned_keys: set[tuple[str, int]], out: Path
-) -> UserError | None:
+def _check_rows_belong(
+    done_rows: list[ResultRow],
+    planned_keys: set[tuple[str, int]],
+    asked: list[Item],
+    out: Path,
+) -> None:
+    """Refuse a resume whose kept rows are outside this selection, or answered a question that
+    has changed since (another ladderbench version, another --data): mixing them would mis-score."""
     stray = [row.key for row in done_rows if row.key not in planned_keys]
-    if not stray:
-        return None
-    return UserError(
-        f"{out} holds attempts outside this selection (e.g. {stray[0][0]!r} "
-        f"sample {stray[0][1]}); resume with the same options or choose another --out"
+    if stray:
+        raise UserError(
+            f"{out} holds attempts outside this selection (e.g. {stray[0][0]!r} "
+            f"sample {stray[0][1]}); resume with the same options or choose another --out"
+        )
+    questions = {item.id: item for item in asked}
+    for row in done_rows:
+        item = questions.get(row.id)
+        if item is not None and (row.prompt, row.expected) != (item.prompt, item.expected):
+            what = "prompt" if row.prompt != item.prompt else "gold answer"
+            raise UserError(
+                f"{out}: the {what} of {row.id!r} is not the one its rows answered (the "
+                "questions changed since they were written); choose another --out"
+            )
+
+
+def _header(
+    suite: Suite,
+    adapter: ModelAdapter,
+    config: RunConfig,
+    existing: Results,
+    asked: list[Item] | None,
+) -> RunHeader:
+    """This run's header: the run id of the file it resumes, if any, else a new one."""
+    scored = [row for row in existing.rows if row.error is None]
+    if existing.header is not None and scored:
+        run_id = existing.header.run
+    else:
+        run_id = scored[0].run if scored else new_run_id()
+    return RunHeader(
+        run=run_id,
+        suite=suite.name,
+        adapter=adapter.kind,
+        model=adapter.model,
+        settings=answer_settings(adapter, config),
+        provenance=provenance(asked, config.command),
     )
 
 
@@ -239,24 +317,26 @@ async def run_suite(
         raise UserError(f"--samples {config.samples}: an adaptive run asks each instance once")
     attempts_planned = [] if sequential else plan(suite, config.samples)
     writer = ResultWriter(config.out)
-    done_rows = writer.open(suite.name, adapter.kind, adapter.model)
     try:
-        done = {row.key: row for row in done_rows}
+        # every check before anything is written: a refused resume leaves the file as it was
+        existing = writer.read()
+        done = {row.key: row for row in existing.rows if row.error is None}
         if isinstance(suite, SequentialSuite) and sequential:
-            history = _replay(suite, done)
+            history, asked = _replay(suite, done)
             current = suite.next_round(history) or []
             planned_keys = {row.key for row in history} | {(item.id, 0) for item in current}
             total = max(suite.planned_total(), len(done))
         else:
+            asked = list({item.id: item for item, _ in attempts_planned}.values())
             planned_keys = {(item.id, s) for item, s in attempts_planned}
             total = len(attempts_planned)
-        stray = _stray(done_rows, planned_keys, config.out)
-        if stray:
-            raise stray
-        run_id = done_rows[0].run if done_rows else new_run_id()
+        header = _header(suite, adapter, config, existing, None if sequential else asked)
+        check_same_job(config.out, existing, header, SETTING_FLAGS)
+        _check_rows_belong(list(done.values()), planned_keys, asked, config.out)
+        header, done_rows = writer.start(header, existing)
         if on_start:
             on_start(total, len(done))
-        attempts = _Attempts(suite, adapter, config, writer, cache, run_id, progress)
+        attempts = _Attempts(suite, adapter, config, writer, cache, header.run, progress)
         started = time.perf_counter()
         try:
             if isinstance(suite, SequentialSuite) and sequential:
@@ -271,15 +351,15 @@ async def run_suite(
                 f"{exc}. {kept}{of} attempts are kept in {config.out}: "
                 "run the same command to resume"
             ) from None
-        summary = suite.summarise([*done_rows, *attempts.rows], config.samples)
-        summary.settings = {
-            **adapter.settings(),
-            **suite.settings(),
-            "temperature": config.sampling.temperature,
-            "maxTokens": config.sampling.max_tokens,
-            "samples": config.samples,
-        }
+        rows = [*done_rows, *attempts.rows]
+        summary = suite.summarise(rows, config.samples)
+        summary.settings = {**header.settings, **suite.settings(), "samples": config.samples}
         summary.elapsed_s = round(time.perf_counter() - started, 3)
+        summary.usage = usage_totals(rows, config.price_in, config.price_out)
+        summary.provenance = {
+            **header.provenance,
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
         writer.write_summary(summary)
         return summary
     finally:
