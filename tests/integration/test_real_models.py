@@ -285,7 +285,7 @@ def test_a_real_native_crash_of_the_worker_keeps_the_rows(tmp_path):
     )
     deadline = time.monotonic() + 120
     worker = _worker_of(proc.pid, deadline)
-    while not (out.exists() and len(out.read_text().splitlines()) >= 3)  # header, 2 rows:
+    while not (out.exists() and len(out.read_text().splitlines()) >= 3):  # header, 2 rows
         assert proc.poll() is None and time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.05)
     os.kill(worker, signal.SIGSEGV)

@@ -5,8 +5,8 @@ import pytest
 from helpers import make_row
 from ladderbench.analysis.digest import digest_runs
 from ladderbench.errors import UserError
-from ladderbench.runner import results
 from ladderbench.items import RunHeader
+from ladderbench.runner import results
 from ladderbench.runner.results import (
     ResultWriter,
     Scan,

@@ -37,6 +37,7 @@ def _completion(text: str) -> dict[str, Any]:
             {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12},
+        "timings": {"prompt_ms": 1.5, "predicted_ms": 2.5},  # as llama.cpp's server reports
     }
 
 
