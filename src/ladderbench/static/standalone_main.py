@@ -117,6 +117,11 @@ def hint(args, problem):
     return "check the model name and options"
 
 
+def scrub(args, text):
+    """The API key never appears in a message or a results file."""
+    return text.replace(args.api_key, "***") if args.api_key else text
+
+
 def completion(data):
     """(text, usage) of a chat completion, read as the harness reads it; ValueError if none."""
     choices = data.get("choices") if isinstance(data, dict) else None
@@ -162,10 +167,11 @@ def ask(args, prompt, first=False):
             return text, usage, (time.perf_counter() - started) * 1000, None
         except urllib.error.HTTPError as exc:
             error = f"HTTP {exc.code}"
-            if exc.code != 429 and exc.code < 500:
+            if exc.code != 429 and exc.code < 500:  # rejected: said as the harness says it
+                error = scrub(args, f"{error}: {exc.read()[:200].decode('utf-8', 'replace')}")
                 if first:
-                    fail(f"{where}: {error}; {hint(args, exc.code)}")
-                return None, {}, 0.0, error
+                    fail(f"{where}: {error[:160]}; {hint(args, exc.code)}")
+                return None, {}, 0.0, error[:300]
             with contextlib.suppress(ValueError):  # an HTTP date: our own backoff
                 wait = max(wait, min(float(exc.headers.get("Retry-After") or 0), 120.0))
         except (urllib.error.URLError, OSError) as exc:
