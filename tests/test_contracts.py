@@ -211,7 +211,7 @@ def test_baseline_adapters_answer_without_a_model(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ADAPTERS.names())
 def test_every_adapter_refuses_a_malformed_spec_in_one_line(kind: str) -> None:
-    malformed = {"local": "local:/no/such/model.gguf", "openai": "openai"}
+    malformed = {"local": "local:/no/such/model.gguf", "openai": "openai", "ollama": "ollama"}
     spec = f"{kind}:x:y" if kind in BASELINES else malformed[kind]
     with pytest.raises(UserError) as info:
         make_adapter(spec)

@@ -76,7 +76,8 @@ def default_out(model: str) -> Path:
 @app.command()
 def run(
     model: Annotated[
-        str, typer.Option(help="local, local:PATH.gguf, openai:NAME, oracle, echo, random")
+        str,
+        typer.Option(help="local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random"),
     ] = "local",
     suite: Annotated[str, typer.Option(help="Which suite to run.")] = "static",
     out: Annotated[

@@ -3,6 +3,9 @@
 pass@1 is the headline: per item, the share of its scored attempts that passed, averaged over
 items (with one sample per item this is the plain pass rate). Errored attempts are counted apart
 and never scored. With several samples, unbiased pass@k is added as a diagnostic.
+
+Standard library and Python 3.8 syntax only (rows are read by attribute): the standalone runner
+inlines this module, so its summary row is computed by the same code as the harness's.
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 from ladderbench.analysis.stats import pass_at_k, wilson
@@ -85,7 +87,7 @@ def _rises(by_rung: dict[str, dict[str, Any]], noun: str) -> tuple[list[str], li
     flags: list[str] = []
     notes: list[str] = []
     keys = sorted(by_rung, key=int)
-    for lower, upper in pairwise(keys):
+    for lower, upper in zip(keys, keys[1:]):  # noqa: RUF007 (pairwise is not in Python 3.8)
         a, b = by_rung[lower], by_rung[upper]
         if not (a["n"] and b["n"]):
             continue

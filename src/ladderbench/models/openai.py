@@ -14,7 +14,7 @@ import json
 import random
 import time
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import aiohttp
 from tenacity import (
@@ -29,6 +29,7 @@ from tenacity.wait import wait_exponential_jitter
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, Request
+from ladderbench.models.endpoints import public_url
 
 MAX_RETRY_AFTER_S = 120.0
 
@@ -60,15 +61,6 @@ def _retry_after(value: str | None) -> float | None:
         return min(max(float(value), 0.0), MAX_RETRY_AFTER_S)
     except ValueError:
         return None  # an HTTP date: fall back to our own backoff
-
-
-def _public_url(url: str) -> str:
-    """The URL without credentials or query string, fit for messages and result files."""
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc = f"{netloc}:{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def _server_ms(timings: Any) -> float | None:
@@ -224,27 +216,32 @@ class OpenAIAdapter(ModelAdapter):
         except (TransientError, RejectedError) as exc:
             return Completion(error=self._scrub(str(exc))[:300])
 
+    def _unreachable_hint(self) -> str:
+        return "is the server running and --base-url right?"
+
+    def _rejected_hint(self, status: str) -> str:
+        return {
+            "401": "check --api-key / OPENAI_API_KEY",
+            "403": "check --api-key / OPENAI_API_KEY",
+            "404": "check --base-url (usually ends in /v1) and the model name",
+        }.get(status, "check the model name and options")
+
     async def check(self, request: Request) -> Completion:
         """The first attempt: a refused connection or a non-OpenAI answer fails at once."""
-        where = _public_url(self.url)
+        where = public_url(self.url)
         payload = self._payload(request)
         try:
             return await self._post(payload, fatal=(UnreachableError, BadResponseError))
         except UnreachableError as exc:
             raise UserError(
-                f"{where}: {self._scrub(str(exc))}; is the server running and --base-url right?"
+                f"{where}: {self._scrub(str(exc))}; {self._unreachable_hint()}"
             ) from exc
         except BadResponseError as exc:
             raise UserError(
                 f"{where}: {exc}; is --base-url an OpenAI-compatible endpoint (ending in /v1)?"
             ) from exc
         except RejectedError as exc:
-            status = str(exc)[5:8]
-            hint = {
-                "401": "check --api-key / OPENAI_API_KEY",
-                "403": "check --api-key / OPENAI_API_KEY",
-                "404": "check --base-url (usually ends in /v1) and the model name",
-            }.get(status, "check the model name and options")
+            hint = self._rejected_hint(str(exc)[5:8])
             raise UserError(f"{where}: {self._scrub(str(exc))[:160]}; {hint}") from exc
         except TransientError as exc:  # overload, not configuration: an errored attempt
             return Completion(error=self._scrub(str(exc))[:300])
@@ -255,4 +252,25 @@ class OpenAIAdapter(ModelAdapter):
             self._session = None
 
     def settings(self) -> dict[str, Any]:
-        return {"adapter": self.kind, "model": self.model, "endpoint": _public_url(self.base_url)}
+        return {"adapter": self.kind, "model": self.model, "endpoint": public_url(self.base_url)}
+
+
+class OllamaAdapter(OpenAIAdapter):
+    """A model served by Ollama, through its OpenAI-compatible endpoint (``ollama:NAME``).
+
+    The protocol is OpenAI's; the kind is its own so that results name the ``--model`` spec that
+    reproduces them, and a configuration error says what to do in Ollama's terms.
+    """
+
+    kind = "ollama"
+
+    def _unreachable_hint(self) -> str:
+        return (
+            f"is Ollama running? start it with 'ollama serve' and pull the model with "
+            f"'ollama pull {self.model}' (or set OLLAMA_HOST / --base-url)"
+        )
+
+    def _rejected_hint(self, status: str) -> str:
+        if status == "404":
+            return f"is the model pulled? 'ollama pull {self.model}'"
+        return super()._rejected_hint(status)

@@ -10,7 +10,7 @@ from ladderbench.errors import UserError
 from ladderbench.models.base import ModelAdapter
 from ladderbench.registry import Registry
 
-MODEL_SPECS = "local, local:PATH.gguf, openai:NAME, oracle, echo, random"
+MODEL_SPECS = "local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random"
 
 
 @dataclass(frozen=True)
@@ -45,20 +45,48 @@ def _local(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAda
 
 
 def _openai(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
+    """Any OpenAI-compatible endpoint; with only an API key, OpenAI's own."""
+    from ladderbench.models.endpoints import OPENAI_URL
     from ladderbench.models.openai import OpenAIAdapter
 
     if not arg:
         raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    api_key = options.api_key or os.environ.get("OPENAI_API_KEY")
     base_url = options.base_url or os.environ.get("OPENAI_BASE_URL")
-    if not base_url:
+    if not base_url and not api_key:
         raise UserError(
             f"--model {spec}: no endpoint; pass --base-url (e.g. http://127.0.0.1:8080/v1) "
-            "or set OPENAI_BASE_URL"
+            f"or set OPENAI_BASE_URL, or give --api-key / OPENAI_API_KEY for {OPENAI_URL}"
         )
     return OpenAIAdapter(
         arg,
+        base_url=base_url or OPENAI_URL,
+        api_key=api_key,
+        timeout=options.timeout,
+        retries=options.retries,
+        retry_wait=options.retry_wait,
+    )
+
+
+def _ollama(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
+    """A model served by Ollama: its local endpoint (or OLLAMA_HOST's), no API key needed.
+
+    OPENAI_BASE_URL and OPENAI_API_KEY are not read: they belong to another server, and a key
+    must not travel to one it was not meant for.
+    """
+    from ladderbench.models.endpoints import ollama_url
+    from ladderbench.models.openai import OllamaAdapter
+
+    if not arg:
+        raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    try:
+        base_url = options.base_url or ollama_url(os.environ.get("OLLAMA_HOST"))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return OllamaAdapter(
+        arg,
         base_url=base_url,
-        api_key=options.api_key or os.environ.get("OPENAI_API_KEY"),
+        api_key=options.api_key,
         timeout=options.timeout,
         retries=options.retries,
         retry_wait=options.retry_wait,
@@ -73,6 +101,7 @@ for _kind in BASELINES:
     ADAPTERS.add(_kind, _baseline)
 ADAPTERS.add("local", _local)
 ADAPTERS.add("openai", _openai)
+ADAPTERS.add("ollama", _ollama)
 
 
 def make_adapter(spec: str, options: EndpointOptions | None = None, seed: int = 0) -> ModelAdapter:

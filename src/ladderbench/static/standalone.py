@@ -1,23 +1,38 @@
 """``ladderbench export standalone``: a one-file, zero-dependency copy of the static ladder.
 
-The script is assembled from the package's own sources (the extraction module and the prompt
-template are inlined verbatim), so the standalone runner and the harness cannot drift apart.
+The script is assembled from the package's own sources (the endpoint defaults, the statistics,
+the summary code, the extraction module, the run id and the prompt template are inlined
+verbatim), so the standalone runner and the harness cannot drift apart.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import shutil
 from pathlib import Path
+from types import ModuleType
 
+from ladderbench.analysis import stats, summary
 from ladderbench.errors import UserError
 from ladderbench.grading import extract
+from ladderbench.models import endpoints
+from ladderbench.runner import run
 from ladderbench.static import standalone_main, suite
 from ladderbench.static.loader import default_data_dir, level_files, load_questions
 
 BEGIN = "# --- package imports: replaced by the inlined sources on export ---"
 END = "# --- end of package imports ---"
 FUTURE = "from __future__ import annotations\n"
+PACKAGE_IMPORT = re.compile(r"^from ladderbench\.\S+ import [^(\n]+\n", re.MULTILINE)
+INLINED = (endpoints, stats, summary, extract)  # stdlib-only modules, in dependency order
+
+
+def _module(module: ModuleType) -> str:
+    """A module's source for inlining: without its ``__future__`` line and package imports."""
+    name = module.__name__
+    source = PACKAGE_IMPORT.sub("", inspect.getsource(module).replace(FUTURE, ""))
+    return f"# ---- inlined from {name} ----\n{source}\n"
 
 
 def build_script() -> str:
@@ -25,14 +40,16 @@ def build_script() -> str:
     main = inspect.getsource(standalone_main)
     head, rest = main.split(BEGIN)
     _, tail = rest.split(END)
-    extraction = inspect.getsource(extract).replace(FUTURE, "")
-    prompt = f"PROMPT_TEMPLATE = {suite.PROMPT_TEMPLATE!r}\n\n\n" + inspect.getsource(
-        suite.render_prompt
+    prompt = (
+        f"BASELINE = {suite.BASELINE!r}\n\n"
+        f"PROMPT_TEMPLATE = {suite.PROMPT_TEMPLATE!r}\n\n\n"
+        + inspect.getsource(suite.render_prompt)
     )
     inlined = (
-        "# ---- inlined from ladderbench.grading.extract ----\n"
-        + extraction
-        + "\n# ---- inlined from ladderbench.static.suite ----\n"
+        "".join(_module(m) for m in INLINED)
+        + "# ---- inlined from ladderbench.runner.run ----\n"
+        + inspect.getsource(run.new_run_id)
+        + "\n\n# ---- inlined from ladderbench.static.suite ----\n"
         + prompt
     )
     docstring_end = head.index('"""', 3) + 3
