@@ -6,6 +6,7 @@ zero-dependency standalone runner, so the harness and that script pick the same 
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -49,3 +50,17 @@ def public_url(url: str) -> str:
     if parts.port:
         netloc = f"{netloc}:{parts.port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def server_ms(timings: Any) -> float | None:
+    """The server's own time for the answer, where it says (llama.cpp's ``timings``): unlike the
+    wall time measured here, it leaves out time spent queued behind other requests."""
+    if not isinstance(timings, dict):
+        return None
+    total = 0.0
+    for key in ("prompt_ms", "predicted_ms"):
+        part = timings.get(key)
+        if not isinstance(part, (int, float)) or isinstance(part, bool):
+            return None
+        total += part
+    return total

@@ -29,7 +29,7 @@ from tenacity.wait import wait_exponential_jitter
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, Request
-from ladderbench.models.endpoints import public_url
+from ladderbench.models.endpoints import public_url, server_ms
 
 MAX_RETRY_AFTER_S = 120.0
 
@@ -61,20 +61,6 @@ def _retry_after(value: str | None) -> float | None:
         return min(max(float(value), 0.0), MAX_RETRY_AFTER_S)
     except ValueError:
         return None  # an HTTP date: fall back to our own backoff
-
-
-def _server_ms(timings: Any) -> float | None:
-    """The server's own time for the answer, where it says (llama.cpp's ``timings``): unlike the
-    wall time measured here, it leaves out time spent queued behind other requests."""
-    if not isinstance(timings, dict):
-        return None
-    total = 0.0
-    for key in ("prompt_ms", "predicted_ms"):
-        part = timings.get(key)
-        if not isinstance(part, (int, float)) or isinstance(part, bool):
-            return None
-        total += part
-    return total
 
 
 class OpenAIAdapter(ModelAdapter):
@@ -172,7 +158,7 @@ class OpenAIAdapter(ModelAdapter):
             text=text if isinstance(text, str) else "",
             usage={k: v for k, v in usage.items() if isinstance(v, int)},
             latency_ms=(time.perf_counter() - started) * 1000,
-            server_ms=_server_ms(data.get("timings")),
+            server_ms=server_ms(data.get("timings")),
         )
 
     @staticmethod

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ladderbench.analysis.summary import usage_totals
+from ladderbench.analysis.usage import usage_totals
 from ladderbench.errors import UserError
 from ladderbench.grading.scorer import GraderCrash, guarded
 from ladderbench.items import Completion, Item, ResultRow, RunHeader, Verdict

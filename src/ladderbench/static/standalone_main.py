@@ -32,7 +32,7 @@ from types import SimpleNamespace
 # --- package imports: replaced by the inlined sources on export ---
 from ladderbench.analysis.summary import summarise
 from ladderbench.grading.extract import extract_choice
-from ladderbench.models.endpoints import ollama_url, public_url
+from ladderbench.models.endpoints import ollama_url, public_url, server_ms
 from ladderbench.runner.run import new_run_id
 from ladderbench.static.suite import BASELINE, render_prompt
 
@@ -123,7 +123,8 @@ def scrub(args, text):
 
 
 def completion(data):
-    """(text, usage) of a chat completion, read as the harness reads it; ValueError if none."""
+    """(text, usage, server ms) of a chat completion, read as the harness reads it; ValueError
+    if none."""
     choices = data.get("choices") if isinstance(data, dict) else None
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise ValueError("JSON response without choices")
@@ -133,14 +134,16 @@ def completion(data):
     return (
         text if isinstance(text, str) else "",
         {k: v for k, v in usage.items() if isinstance(v, int)},
+        server_ms(data.get("timings")),
     )
 
 
 def ask(args, prompt, first=False):
     """One chat completion; retries 429, 5xx and dropped connections.
 
-    Returns (text, usage, latency in ms, error). On the first question a wrong endpoint stops
-    the run with one line (as the harness's first attempt does) instead of a file of errors.
+    Returns (text, usage, latency in ms, server ms, error). On the first question a wrong
+    endpoint stops the run with one line (as the harness's first attempt does) instead of a file
+    of errors.
     """
     body = json.dumps(
         {
@@ -163,15 +166,15 @@ def ask(args, prompt, first=False):
         try:
             request = urllib.request.Request(url, data=body, headers=headers)
             with urllib.request.urlopen(request, timeout=args.timeout) as resp:
-                text, usage = completion(json.loads(resp.read()))
-            return text, usage, (time.perf_counter() - started) * 1000, None
+                text, usage, server = completion(json.loads(resp.read()))
+            return text, usage, (time.perf_counter() - started) * 1000, server, None
         except urllib.error.HTTPError as exc:
             error = f"HTTP {exc.code}"
             if exc.code != 429 and exc.code < 500:  # rejected: said as the harness says it
                 error = scrub(args, f"{error}: {exc.read()[:200].decode('utf-8', 'replace')}")
                 if first:
                     fail(f"{where}: {error[:160]}; {hint(args, exc.code)}")
-                return None, {}, 0.0, error[:300]
+                return None, {}, 0.0, None, error[:300]
             with contextlib.suppress(ValueError):  # an HTTP date: our own backoff
                 wait = max(wait, min(float(exc.headers.get("Retry-After") or 0), 120.0))
         except (urllib.error.URLError, OSError) as exc:
@@ -188,12 +191,12 @@ def ask(args, prompt, first=False):
                 )
         if attempt < args.retries:
             time.sleep(wait)
-    return None, {}, 0.0, error
+    return None, {}, 0.0, None, error
 
 
 def result_row(args, run_id, q, prompt, answer):
     """The harness's result row (``ladderbench.items.ResultRow``, by alias) for one question."""
-    text, usage, latency_ms, error = answer
+    text, usage, latency_ms, server, error = answer
     extracted = None if error else extract_choice(text, list(q["choices"]))
     passed = None if error else extracted == q["answer"]
     return {
@@ -217,6 +220,8 @@ def result_row(args, run_id, q, prompt, answer):
         "score": None if error else 1.0 if passed else 0.0,
         "pass": passed,
         "latencyMs": round(latency_ms, 1),
+        "serverMs": None if server is None else round(server, 1),
+        "cached": False,  # the standalone keeps no cache
         "usage": usage,
         "error": error,
     }
