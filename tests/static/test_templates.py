@@ -34,6 +34,8 @@ FAMILIES = {
     "water's boiling or freezing point": r"\bwater (boils|freezes?)\b",
     "train timetable": r"\btrain leaves\b",
     "marble drawn from a bag": r"\bbag (holds|contains)\b",
+    "ages now and in some years": r"\bas old as\b",
+    "a percentage of an amount": r"\bwhat is \d+% of\b|\b\d+% off\b",
 }
 SIMILAR = 0.6  # share of distinct words two questions may have in common (old twins: 0.6 to 0.85)
 NAME = re.compile(r"\b[A-Z][a-z]+\b")
