@@ -282,3 +282,13 @@ def test_ctrl_c_inside_a_running_loop_stops_the_run_and_keeps_its_rows(tmp_path)
     assert 2 <= at_interrupt < 25  # rows kept, no summary: the run stopped early
     assert later == at_interrupt  # and it had stopped when KeyboardInterrupt came back
     assert total == 25  # the same call resumes it to the end
+
+
+def test_the_readme_example_runs(tmp_path, monkeypatch, capsys):
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    section = readme.split("\n## Python API\n", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith("1.0 results/oracle.jsonl\n") and "level" in printed
