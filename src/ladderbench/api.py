@@ -118,7 +118,7 @@ def load_summary(path: str | os.PathLike[str]) -> Summary:
     from ladderbench.runner.results import scan
 
     result = scan(Path(path))
-    if result.summary is None:  # scan summarises a run cut short; None only without rows
+    if result.summary is None:  # not reached: scan summarises a run cut short, or raises
         raise UserError(f"{path}: no result rows")
     if not result.finished:
         warnings.warn(
