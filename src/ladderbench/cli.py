@@ -6,11 +6,8 @@ bug and keeps its traceback.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import re
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ladderbench.analysis.digest import Digest
+    from ladderbench.api import Job
     from ladderbench.runner.results import Scan
     from ladderbench.summaries import Summary
 
@@ -66,11 +64,6 @@ def parse_int_list(text: str | None, flag: str) -> list[int] | None:
 
 def _names(text: str | None) -> list[str] | None:
     return None if text is None else [n.strip() for n in text.split(",") if n.strip()]
-
-
-def default_out(model: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
-    return Path("results") / f"{safe}_{datetime.now().strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
 @app.command()
@@ -167,10 +160,10 @@ def run(
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Evaluate a model on a suite; with no options, the embedded model on the static ladder."""
+    from ladderbench.api import default_out, prepare_run
     from ladderbench.models.base import Sampling
-    from ladderbench.models.registry import EndpointOptions, make_adapter
-    from ladderbench.runner.run import RunConfig, run_suite
-    from ladderbench.suites import make_suite
+    from ladderbench.models.registry import EndpointOptions
+    from ladderbench.runner.run import RunConfig
 
     options = {
         "data": data,
@@ -189,18 +182,12 @@ def run(
         "categories": _names(categories),
         "unsafe_allow_code": unsafe_allow_code or None,
     }
-    # only the options given: one the suite does not take is an error, not silently ignored
-    target = make_suite(suite, **{k: v for k, v in options.items() if v is not None})
-    adapter = make_adapter(
-        model,
-        EndpointOptions(
-            base_url=base_url,
-            api_key=api_key,
-            timeout=timeout,
-            retries=retries,
-            retry_wait=retry_wait,
-        ),
-        seed=seed,
+    endpoint = EndpointOptions(
+        base_url=base_url,
+        api_key=api_key,
+        timeout=timeout,
+        retries=retries,
+        retry_wait=retry_wait,
     )
     config = RunConfig(
         out=out or default_out(model),
@@ -212,8 +199,9 @@ def run(
         price_in=price_in,
         price_out=price_out,
     )
-    cache = None if no_cache else _open_cache(adapter)
-    summary = _run_with_progress(run_suite, target, adapter, config, cache, quiet or json_out)
+    # only the options given: one the suite does not take is an error, not silently ignored
+    job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=not no_cache)
+    summary = _run_with_progress(job, quiet or json_out)
     _show(summary, json_out)
     if not json_out:
         typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
@@ -239,80 +227,20 @@ def _exit_on_errors(summary: Summary, out: Path) -> None:
         raise typer.Exit(EXIT_ERRORS)
 
 
-def _open_cache(adapter: Any) -> Any:
-    if not adapter.cacheable:
-        return None
-    from ladderbench.runner.cache import ResponseCache, default_cache_path
+def _run_with_progress(job: Job, quiet: bool) -> Summary:
+    """Run with a progress bar (none with --quiet); Ctrl-C keeps the rows for a resume."""
+    from ladderbench.api import run_job
 
-    return ResponseCache(default_cache_path())
-
-
-def _progress_bar(label: str, out: Path) -> Any:
-    """A rich progress bar with rate and ETA, and the two callbacks the runner drives it with."""
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            return Text(f"{task.speed:.1f}/s" if task.speed else "-/s")
-
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),  # stdout stays the tables (or the JSON) alone
-    )
-    task = progress.add_task(label, total=None)
-
-    def on_start(total: int, done: int) -> None:
-        progress.update(task, total=total, completed=done)
-        if done:
-            progress.console.print(f"resuming {out}: {done} of {total} attempts already done")
-
-    def advance(n: int) -> None:
-        progress.advance(task, n)
-
-    return progress, advance, on_start
-
-
-def _run_with_progress(
-    run_suite: Any, target: Any, adapter: Any, config: Any, cache: Any, quiet: bool
-) -> Summary:
-    """Run with a progress bar on stderr (none with --quiet or when stderr is not a terminal);
-    Ctrl-C keeps the rows for a resume."""
-    from contextlib import nullcontext
-
-    from rich.console import Console
-
-    label = f"{adapter.kind}:{adapter.model}"
-    quiet = quiet or not Console(stderr=True).is_terminal  # a bar only where someone watches
-    bar, advance, on_start = (
-        (nullcontext(), None, None) if quiet else _progress_bar(label, config.out)
-    )
+    out = job.config.out
     try:
-        with bar:
-            return asyncio.run(run_suite(target, adapter, config, cache, advance, on_start))
+        return run_job(job, progress=not quiet)
     except KeyboardInterrupt:
         typer.echo(
-            f"interrupted; the rows so far are in {config.out}: "
-            f"run the same command with --out {config.out} to resume",
+            f"interrupted; the rows so far are in {out}: "
+            f"run the same command with --out {out} to resume",
             err=True,
         )
         raise typer.Exit(130) from None
-    finally:
-        if cache is not None:
-            cache.close()
 
 
 def _show(summary: Summary, as_json: bool) -> None:
@@ -627,11 +555,12 @@ def _judge_ledger(
     quiet: bool,
 ) -> Any:
     """Grade the rungs with an LLM judge through the runner (concurrent, cached, resumable)."""
+    from ladderbench.api import Job, default_out, open_cache
     from ladderbench.models.base import Sampling
     from ladderbench.models.registry import EndpointOptions, make_adapter
     from ladderbench.probe.judge import JudgeSuite, ledger_from_rows, load_template
     from ladderbench.runner.results import read_results
-    from ladderbench.runner.run import RunConfig, run_suite
+    from ladderbench.runner.run import RunConfig
 
     suite = JudgeSuite(rungs, load_template(judge_prompt))
     adapter = make_adapter(judge_model, EndpointOptions(base_url=base_url, api_key=api_key))
@@ -642,8 +571,7 @@ def _judge_ledger(
         concurrency=concurrency,
         sampling=Sampling(temperature=temperature, max_tokens=max_tokens),
     )
-    cache = _open_cache(adapter)
-    _run_with_progress(run_suite, suite, adapter, config, cache, quiet)
+    _run_with_progress(Job(suite, adapter, config, open_cache(adapter)), quiet)
     return ledger_from_rows(rungs, read_results(calls).rows, repeats, f"judge {judge_model}")
 
 
@@ -916,11 +844,12 @@ def live_judge_study(
     from rich.console import Console
     from rich.table import Table
 
+    from ladderbench.api import Job, default_out, open_cache
     from ladderbench.live.judge_study import JudgeStudySuite
     from ladderbench.models.base import Sampling
     from ladderbench.models.registry import EndpointOptions, make_adapter
     from ladderbench.runner.results import read_results
-    from ladderbench.runner.run import RunConfig, run_suite
+    from ladderbench.runner.run import RunConfig
     from ladderbench.summaries import JudgeStudySummary
 
     rows = [row for path in results for row in read_results(path).rows]
@@ -932,7 +861,7 @@ def live_judge_study(
         sampling=Sampling(temperature=0.0, max_tokens=max_tokens),
     )
     summary = _run_with_progress(
-        run_suite, suite, adapter, config, _open_cache(adapter), quiet or json_out
+        Job(suite, adapter, config, open_cache(adapter)), quiet or json_out
     )
     assert isinstance(summary, JudgeStudySummary)
     study = summary.study
