@@ -16,6 +16,7 @@ from cli_helpers import python_output
 from helpers import make_row
 from ladderbench.api import SuiteName
 from ladderbench.errors import UserError
+from ladderbench.items import RunHeader
 from ladderbench.runner.results import ResultWriter, summarise_run
 from ladderbench.static.suite import StaticSuite
 from ladderbench.suites import suite_names
@@ -49,7 +50,8 @@ def private_cache(tmp_path, monkeypatch):
 
 def write(path: Path, rows, summary: bool = True) -> None:
     writer = ResultWriter(path)
-    writer.open("static", "oracle", "oracle")
+    header = RunHeader(run="r1", suite="static", adapter="oracle", model="oracle", settings={})
+    writer.start(header, writer.read())
     for row in rows:
         writer.append(row)
     if summary:
@@ -165,6 +167,9 @@ def test_evaluate_gives_what_the_cli_gives(tmp_path, model):
     from_cli = json.loads(proc.stdout)
     result = ladderbench.evaluate(model, levels=[4, 5], limit=5, seed=3, out=tmp_path / "api.jsonl")
     from_api = result.summary.to_json_dict()
+    made = [summary.pop("provenance") for summary in (from_cli, from_api)]
+    assert made[0]["questionsSha256"] == made[1]["questionsSha256"]
+    assert "command" in made[0] and "command" not in made[1]  # the API has no command line
     for summary in (from_cli, from_api):
         summary.pop("run"), summary.pop("elapsedS")
     assert from_api == from_cli and from_api["total"] == 10

@@ -364,13 +364,14 @@ def evaluate(
     """Evaluate ``model`` on ``suite``, as ``ladderbench run`` does with the same options.
 
     ``model`` is a model spec (``local``, ``local:PATH.gguf``, ``openai:NAME``, ``ollama:NAME``,
-    ``oracle``, ``echo``, ``random``). ``price_in``/``price_out`` (US dollars per million prompt
-    and completion tokens) add an estimated cost to the summary's usage. ``suite_options`` are the suite's own options, named as its flags
-    (``levels=[4, 5]``, ``limit=5``; ``tiers``, ``seeds``, ``families`` for puzzles...); one
-    the suite does not take is a UserError. ``out`` defaults to
+    ``oracle``, ``echo``, ``random``). ``suite_options`` are the suite's own options, named as
+    its flags (``levels=[4, 5]``, ``limit=5``; ``tiers``, ``seeds``, ``families`` for
+    puzzles...); one the suite does not take is a UserError. ``out`` defaults to
     ``results/<model>_<timestamp>.jsonl``; an existing file is resumed. ``cache=False`` is
-    ``--no-cache``. Works inside a running event loop (Jupyter): the run then goes to a worker
-    thread. Attempts that ended in an error are not scored; a warning says how many.
+    ``--no-cache``; ``price_in``/``price_out`` (US dollars per million prompt and completion
+    tokens) add an estimated cost to the summary's usage. Works inside a running event loop
+    (Jupyter): the run then goes to a worker thread. Attempts that ended in an error are not
+    scored; a warning says how many.
     """
     from ladderbench.models.base import Sampling
     from ladderbench.models.registry import EndpointOptions
