@@ -227,3 +227,13 @@ def test_limit_means_items_per_tier_for_puzzles(tmp_path):
         in_tier = [cell.family for cell in cells([tier])]
         asked = {r["family"] for r in rows if r["tier"] == tier}
         assert asked == set(in_tier[:3])  # seed by seed, the tier's families in turn
+
+
+def test_the_html_report_shows_tokens_cost_and_provenance(server, tmp_path):
+    out, page = tmp_path / "r.jsonl", tmp_path / "report.html"
+    assert run(server, out, "--price-in", "2.5", "--price-out", "10").returncode == 0
+    assert ladderbench("report", str(out), "--html", str(page)).returncode == 0
+    html = page.read_text()
+    assert "40 prompt, 8 completion; estimated cost $0.0002" in html
+    assert header_of(out)["provenance"]["questionsSha256"] in html
+    assert "ladderbench run --model openai:m" in html

@@ -8,6 +8,7 @@ larger than the sample, and says so.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from itertools import combinations
@@ -46,6 +47,22 @@ def _points(buckets: dict[str, Any], prefix: str) -> list[tuple[str, float | Non
     return [(f"{prefix}{k}", b["rate"], b["ci95"][0], b["ci95"][1]) for k, b in buckets.items()]
 
 
+def _record(summary: Summary) -> dict[str, str]:
+    """Tokens, cost and provenance as settings rows (a run from before they were kept has none)."""
+    from ladderbench.report.table import usage_line
+
+    rows: dict[str, str] = {}
+    if line := usage_line(summary):
+        rows["tokens"] = line.removeprefix("tokens: ")
+    made = summary.provenance or {}
+    for key in ("ladderbench", "revision", "questionsSha256", "started", "finished"):
+        if made.get(key):
+            rows[key] = str(made[key])
+    if made.get("command"):
+        rows["command"] = shlex.join(made["command"])  # secrets were replaced when it was written
+    return rows
+
+
 def _section(d: Digest) -> ModelSection:
     typed = d.summary
     assert typed is not None, "digest_runs summarises every file"
@@ -54,6 +71,7 @@ def _section(d: Digest) -> ModelSection:
     section.settings = {
         k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
     }
+    section.settings.update(_record(typed))
     if isinstance(typed, LevelSummary):
         section.rung_name = "level"
         section.charts.append(
