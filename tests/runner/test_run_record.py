@@ -3,6 +3,9 @@ provenance), cached and server-timed rows, token totals and cost, and refusals t
 file exactly as it was."""
 
 import json
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -237,3 +240,33 @@ def test_the_html_report_shows_tokens_cost_and_provenance(server, tmp_path):
     assert "40 prompt, 8 completion; estimated cost $0.0002" in html
     assert header_of(out)["provenance"]["questionsSha256"] in html
     assert "ladderbench run --model openai:m" in html
+
+
+def test_a_second_run_on_the_same_out_is_refused_naming_the_first(server, tmp_path):
+    out = tmp_path / "r.jsonl"
+    with FakeOpenAI(latency=0.3) as slow:
+        first = subprocess.Popen(
+            [sys.executable, "-m", "ladderbench", "run", "--model", "openai:m", "--base-url",
+             slow.base_url, "--levels", "1", "--limit", "6", "--concurrency", "1", "--quiet",
+             "--out", str(out)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.stat().st_size):
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr
+            time.sleep(0.05)
+        second = run(slow, out, "--levels", "1", "--limit", "6", base_url=slow.base_url)
+        assert first.wait(timeout=60) == 0
+    assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
+    assert f"(PID {first.pid})" in second.stderr and "in use by another" in second.stderr
+    rows, summary = read_jsonl(out)
+    assert len(rows) == 6 and summary["total"] == 6  # nothing written twice
+    assert not out.with_name("r.jsonl.lock").exists()  # released when the run ended
+
+
+@pytest.mark.parametrize("device", ["/dev/null", "/dev/zero", "/dev/full"])
+def test_out_naming_a_device_or_a_directory_is_one_line(tmp_path, device):
+    for out in (device, str(tmp_path)):
+        proc = ladderbench("run", "--model", "oracle", "--limit", "1", "-q", "--out", out)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "name a .jsonl file" in proc.stderr

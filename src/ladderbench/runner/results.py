@@ -22,6 +22,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from ladderbench.errors import UserError
+from ladderbench.files import ExclusiveLock, atomic_writer
 from ladderbench.items import ResultRow, RunHeader
 from ladderbench.jsonl import field_error, json_object
 from ladderbench.summaries import Summary
@@ -279,19 +280,26 @@ def _shown(value: Any) -> str:
 class ResultWriter:
     """Appends rows to ``path``, resuming whatever a previous run of the same job wrote.
 
-    ``read`` changes nothing, so a resume the caller refuses leaves the file as it was; ``start``
-    then repairs and opens it.
+    ``read`` takes the file's lock and changes nothing, so a resume the caller refuses leaves the
+    file as it was; ``start`` then repairs and opens it; ``close`` lets it go.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: IO[str] | None = None
         self._header: RunHeader | None = None  # written just before the first row
+        self._lock: ExclusiveLock | None = None
 
     def read(self) -> Results:
-        """What a previous run wrote to ``path`` (nothing if there is no file yet)."""
-        if self.path.is_dir():
-            raise UserError(f"--out {self.path} is a directory; name a .jsonl file")
+        """Take the file (one writer at a time) and read what a previous run wrote to it
+        (nothing if there is no file yet)."""
+        if self.path.exists() and not self.path.is_file():
+            kind = "a directory" if self.path.is_dir() else "not a regular file"
+            raise UserError(f"--out {self.path} is {kind}; name a .jsonl file")
+        if self._lock is None:
+            lock = ExclusiveLock(self.path, f"--out {self.path}")
+            lock.acquire()  # a second run on the file would answer and pay twice
+            self._lock = lock
         return read_results(self.path) if self.path.exists() else Results()
 
     def start(self, header: RunHeader, existing: Results) -> tuple[RunHeader, list[ResultRow]]:
@@ -323,20 +331,12 @@ class ResultWriter:
         return head, kept
 
     def _rewrite(self, header: RunHeader | None, rows: list[ResultRow]) -> None:
-        """Replace the file atomically (write aside, then rename): safe against SIGKILL."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fh:
-                if header is not None:
-                    fh.write(json.dumps(header.model_dump(), ensure_ascii=False) + "\n")
-                for row in rows:
-                    fh.write(json.dumps(row.to_json_dict(), ensure_ascii=False) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            raise UserError(f"cannot write --out {self.path}: {exc.strerror or exc}") from None
+        """Replace the file whole (written aside, then renamed): safe against SIGKILL."""
+        with atomic_writer(self.path) as handle:
+            if header is not None:
+                handle.write((json.dumps(header.model_dump(), ensure_ascii=False) + "\n").encode())
+            for row in rows:
+                handle.write((json.dumps(row.to_json_dict(), ensure_ascii=False) + "\n").encode())
 
     def append(self, row: ResultRow) -> None:
         self._write(row.to_json_dict())
@@ -359,3 +359,6 @@ class ResultWriter:
         if self._file is not None:
             self._file.close()
             self._file = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
