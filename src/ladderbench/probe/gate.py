@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ladderbench.analysis.stats import clopper_pearson
 from ladderbench.probe.audit import AuditReport
 from ladderbench.probe.probe import Ledger
 
@@ -14,7 +14,9 @@ from ladderbench.probe.probe import Ledger
 class GateResult:
     passed: bool
     inversion_rate: float
-    inversion_ci95: tuple[float, float]
+    inverted_cases: int
+    cases: int
+    inversion_ci95: tuple[float, float]  # exact (Clopper-Pearson): honest at 0 of n and n of n
     cited_ratio: float | None  # None: the grader gives no reasons
     coverage: float | None  # share of the suite's cases that have a ladder, when known
     max_inversion_rate: float
@@ -24,15 +26,20 @@ class GateResult:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-
-def bootstrap_rate(flags: list[bool], resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """95% percentile interval of a share, resampling whole cases with replacement."""
-    if not flags:
-        return (0.0, 0.0)
-    rng = random.Random(seed)
-    n = len(flags)
-    rates = sorted(sum(rng.choices(flags, k=n)) / n for _ in range(resamples))
-    return (rates[int(0.025 * resamples)], rates[min(resamples - 1, int(0.975 * resamples))])
+    def describe_inversions(self) -> str:
+        """The inverted share with what n cases can say of it: "0 of 7 cases inverted (95% upper
+        bound 41.0%)"; at 0 of n or n of n only one bound is informative."""
+        lo, hi = self.inversion_ci95
+        counted = f"{self.inverted_cases} of {self.cases} cases inverted"
+        if not self.cases:
+            return counted
+        if self.inverted_cases == 0:
+            return f"{counted} (95% upper bound {100 * hi:.1f}%)"
+        if self.inverted_cases == self.cases:
+            return f"{counted} (95% lower bound {100 * lo:.1f}%)"
+        return (
+            f"{counted}: {100 * self.inversion_rate:.1f}% (95% CI {100 * lo:.1f}%–{100 * hi:.1f}%)"
+        )
 
 
 def gate(
@@ -48,6 +55,7 @@ def gate(
         sum(row.cited for row in graded) / len(graded) if ledger.gives_reasons and graded else None
     )
     rate = report.inversion_rate
+    inverted = sum(case.inverted for case in report.cases)
     reasons = []
     if rate > max_inversion_rate:
         reasons.append(
@@ -60,7 +68,9 @@ def gate(
     return GateResult(
         passed=not reasons,
         inversion_rate=rate,
-        inversion_ci95=bootstrap_rate([c.inverted for c in report.cases]),
+        inverted_cases=inverted,
+        cases=len(report.cases),
+        inversion_ci95=clopper_pearson(inverted, len(report.cases)),
         cited_ratio=cited,
         coverage=coverage,
         max_inversion_rate=max_inversion_rate,
