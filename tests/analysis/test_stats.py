@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ladderbench.analysis.stats import clopper_pearson, pass_at_k, wilson
+from ladderbench.analysis.stats import pass_at_k, wilson
 
 
 def test_wilson_known_values():
@@ -25,24 +25,6 @@ def test_wilson_contains_the_estimate(n, data):
     k = data.draw(st.integers(0, n))
     lo, hi = wilson(k, n)
     assert 0.0 <= lo <= k / n <= hi <= 1.0
-
-
-def test_clopper_pearson_known_values():
-    # closed forms at the edges: (alpha/2)^(1/n); 2 of 7 as R's binom.test(2, 7) gives it
-    assert clopper_pearson(0, 7) == (0.0, pytest.approx(1 - 0.025 ** (1 / 7)))
-    assert clopper_pearson(7, 7) == (pytest.approx(0.025 ** (1 / 7)), 1.0)
-    lo, hi = clopper_pearson(2, 7)
-    assert lo == pytest.approx(0.03669, abs=1e-5) and hi == pytest.approx(0.70958, abs=1e-5)
-    assert clopper_pearson(0, 0) == (0.0, 1.0)
-    with pytest.raises(ValueError):
-        clopper_pearson(8, 7)
-
-
-@given(st.integers(1, 300), st.data())
-def test_clopper_pearson_contains_the_estimate_and_is_never_a_point(n, data):
-    k = data.draw(st.integers(0, n))
-    lo, hi = clopper_pearson(k, n)
-    assert 0.0 <= lo <= k / n <= hi <= 1.0 and hi - lo > 0.0
 
 
 def test_pass_at_k_matches_brute_force():

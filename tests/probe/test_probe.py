@@ -3,10 +3,13 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli_helpers import ladderbench
 from ladderbench.errors import UserError
 from ladderbench.probe import audit, gate, load_rungs, probe, resolve
+from ladderbench.probe.gate import clopper_pearson
 from ladderbench.probe.graders import GraderOutputError, coerce
 from ladderbench.probe.judge import load_template, parse_score, reference_text
 from ladderbench.probe.rungs import Rung
@@ -137,6 +140,24 @@ def _gate_over(cases: int, inverted: int):
     ledger = probe(rungs, grade, repeats=1)
     assert [row.error for row in ledger.rows if row.error] == []
     return gate(ledger, audit(ledger), coverage=0.02)
+
+
+def test_clopper_pearson_known_values():
+    # closed forms at the edges: (alpha/2)^(1/n); 2 of 7 as R's binom.test(2, 7) gives it
+    assert clopper_pearson(0, 7) == (0.0, pytest.approx(1 - 0.025 ** (1 / 7)))
+    assert clopper_pearson(7, 7) == (pytest.approx(0.025 ** (1 / 7)), 1.0)
+    lo, hi = clopper_pearson(2, 7)
+    assert lo == pytest.approx(0.03669, abs=1e-5) and hi == pytest.approx(0.70958, abs=1e-5)
+    assert clopper_pearson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        clopper_pearson(8, 7)
+
+
+@given(st.integers(1, 300), st.data())
+def test_clopper_pearson_contains_the_estimate_and_is_never_a_point(n, data):
+    k = data.draw(st.integers(0, n))
+    lo, hi = clopper_pearson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0 and hi - lo > 0.0
 
 
 def test_gate_interval_when_every_case_passes():

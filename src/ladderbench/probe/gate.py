@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ladderbench.analysis.stats import clopper_pearson
 from ladderbench.probe.audit import AuditReport
 from ladderbench.probe.probe import Ledger
 
@@ -40,6 +39,25 @@ class GateResult:
         return (
             f"{counted}: {100 * self.inversion_rate:.1f}% (95% CI {100 * lo:.1f}%–{100 * hi:.1f}%)"
         )
+
+
+def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval for k inverted cases of n.
+
+    A gate counts a few whole cases: at 0 of n (or n of n) this still bounds the rate, where a
+    bootstrap of all-equal data collapses to a point. scipy, like the audit's; analysis/stats.py
+    stays standard-library only because the standalone script inlines it.
+    """
+    if not 0 <= k <= n:
+        raise ValueError(f"clopper_pearson needs 0 <= k <= n, got k={k} n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    from scipy.stats import beta  # lazy: scipy costs a second to import
+
+    tail = (1 - confidence) / 2
+    lo = 0.0 if k == 0 else float(beta.ppf(tail, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - tail, k + 1, n - k))
+    return (lo, hi)
 
 
 def gate(
