@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import sys
 import unicodedata
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,12 @@ from ladderbench.grading.extract import extract_answer, extract_choice, normalis
 GEO = ["London", "Paris", "Berlin", "Rome"]  # Paris is B
 NUM = ["41", "42", "43", "44"]  # 42 is B
 SEQ = ["48", "30", "36", "42"]  # "3, 6, 12, 24, ?": 48 is A, the trap 42 is D
+DOLLARS = ["$17", "$18", "$20", "$21"]  # static l2_01
+PRICES = ["$27.00", "$40.50", "$45.00", "$4.05"]  # static l3_19
+CENTS = ["$0.20", "$0.40", "$1.20", "$0.10"]  # static l3_08
+PERCENTS = ["15%", "6%", "10%", "2.4%"]  # static l4_04
+SPEEDS = ["67.5 km/h", "65 km/h", "70 km/h", "60 km/h"]  # static l3_15
+THOUSANDS = ["1,000", "1,200", "12", "100"]
 
 CHOICE_CASES = [
     # --- bare and decorated letters
@@ -83,6 +90,51 @@ CHOICE_CASES = [
     ("B. 42", NUM, "B"),
     ("(B) 42", NUM, "B"),
     ("B because Paris is the capital of France.", GEO, "B"),
+    # --- a numeric option named by its value, however the reply writes it
+    ("$17", DOLLARS, "A"),
+    ("17", DOLLARS, "A"),
+    ("Answer: $18", DOLLARS, "B"),
+    ("**$18**", DOLLARS, "B"),
+    ("The answer is $18.00.", DOLLARS, "B"),
+    ("18 dollars", DOLLARS, "B"),
+    ("The answer is 18 USD because 17 + 1 = 18.", DOLLARS, "B"),
+    ("<answer>$20</answer>", DOLLARS, "C"),
+    ("\\boxed{\\$21}", DOLLARS, "D"),
+    ("B) $18", DOLLARS, "B"),
+    ("17 + 1 = 18, so the answer is $20", DOLLARS, "C"),
+    ("The answer is $27.00", ["$17", "$18", "$27", "$21"], "C"),
+    ("$27", PRICES, "A"),
+    ("Answer: 40.5", PRICES, "B"),
+    ("$1.2", CENTS, "C"),
+    ("The ball costs $0.10.\n\nAnswer: 0.2", CENTS, "A"),
+    ("Answer: 10%", PERCENTS, "C"),
+    ("10 percent", PERCENTS, "C"),
+    ("**2.4 %**", PERCENTS, "D"),
+    ("The answer is 6.", PERCENTS, "B"),
+    ("65 km/h", SPEEDS, "B"),
+    ("The answer is 60 km/h.", SPEEDS, "D"),
+    ("Answer: 67.50", SPEEDS, "A"),
+    ("Answer: 1200", THOUSANDS, "B"),
+    ("1,200.00", THOUSANDS, "B"),
+    ("The answer is 1,000.", THOUSANDS, "A"),
+    ("Answer: 12", THOUSANDS, "C"),
+    ("18", ["18", "$18.00", "20", "21"], "A"),  # the option's own text beats another's value
+    # ... but only a number that is the answer, and only one option's
+    ("17 + 1 = 18", DOLLARS, None),
+    ("The answer is 17 + 1 = 18", DOLLARS, None),
+    ("The answer is 41 - 1 = 40", NUM, None),
+    ("The answer is $17 or $18", DOLLARS, None),
+    ("The answer is 41 or 42", NUM, None),
+    ("Answer: 17/18", DOLLARS, None),
+    ("A) $17\nB) $18\nC) $20\nD) $21", DOLLARS, None),
+    ("18 euros", DOLLARS, None),
+    ("$18.50", DOLLARS, None),
+    ("Answer: 19", DOLLARS, None),
+    ("65 mph", SPEEDS, None),
+    ("Answer: 1,20", THOUSANDS, None),
+    ("Answer: 1200 km", THOUSANDS, "B"),  # an unknown word after the answer is prose
+    ("1200 km", THOUSANDS, None),  # but a line that is only an answer may not add a unit
+    ("18", ["$18", "18%", "20", "21"], None),  # two options have the value
     ("C. The others are wrong because A) is too small.", GEO, "C"),
     ("None of the above", ["1", "2", "3", "None of the above"], "D"),
     # --- reasoning blocks
@@ -90,6 +142,10 @@ CHOICE_CASES = [
     ("<think>Maybe C? Or D?</think>The answer is **D**.", GEO, "D"),
     ("<THINKING>B B B</THINKING>\nAnswer: A", GEO, "A"),
     ("the user asks... probably C</think>\n\nAnswer: A", GEO, "A"),
+    # an explicit answer inside a closed block must not beat the hedge after it (issue #20)
+    ("<think>The answer is A.</think>\nI think it is B", GEO, "B"),
+    ("<think>Answer: D</think>\nSo it's C.", GEO, "C"),
+    ("<reasoning>**A**</reasoning> I'd say Paris", GEO, None),
     # --- self-correction: the last stated answer wins
     ("The answer is A. Wait, no - actually it's C.", GEO, "C"),
     ("A... no, B", GEO, "B"),
@@ -385,6 +441,121 @@ def test_extract_answer_and_strip_think_never_raise(response: str) -> None:
 def test_a_clearly_stated_answer_survives_preceding_noise(noise: str, letter: str) -> None:
     noise = noise.replace("<", " ")  # no tag may open an unclosed reasoning block
     assert extract_choice(f"{noise}\n\nFinal answer: {letter}", GEO) == letter
+
+
+# Numeric options: a value written many ways must name its option, and nothing else may.
+
+UNITS = ["", "$", "%", " km"]  # how an option decorates its number
+
+
+def _number(cents: int, style: str) -> str:
+    """A positive amount of hundredths written plainly, with group separators or two decimals."""
+    value = Decimal(cents) / 100
+    if style == "fixed":
+        return f"{value:.2f}"
+    return f"{value.normalize():{',' if style == 'grouped' else ''}f}"
+
+
+def _with_unit(number: str, unit: str, spelled: bool) -> str:
+    if unit == "$":
+        return f"{number} dollars" if spelled else f"${number}"
+    if unit == "%":
+        return f"{number} percent" if spelled else f"{number}%"
+    return number + unit
+
+
+NUMBER_STYLES = st.sampled_from(["plain", "grouped", "fixed"])
+VALUES = st.lists(st.integers(1, 10**7), min_size=2, max_size=4, unique=True)
+
+
+@st.composite
+def numeric_question(draw: st.DrawFn) -> tuple[list[str], list[int], list[str]]:
+    """Options that are numbers, their values in hundredths, and each option's unit."""
+    cents = draw(VALUES)
+    units = [draw(st.sampled_from(UNITS)) for _ in cents]
+    options = [_with_unit(_number(c, draw(NUMBER_STYLES)), u, False) for c, u in zip(cents, units)]
+    return options, cents, units
+
+
+@st.composite
+def written(draw: st.DrawFn, cents: int, unit: str) -> str:
+    """cents, with unit, as a reply might write it: any number style, the unit kept or dropped."""
+    number = _number(cents, draw(NUMBER_STYLES))
+    if unit and draw(st.booleans()):
+        return _with_unit(number, unit, spelled=unit in "$%" and draw(st.booleans()))
+    return number
+
+
+FINAL_STATEMENTS = [
+    "Answer: {}",
+    "The answer is {}.",
+    "Final answer: **{}**",
+    "**{}**",
+    "<answer>{}</answer>",
+    "\\boxed{{{}}}",
+    "{}",
+]
+
+
+@st.composite
+def working(draw: st.DrawFn, cents: list[int], units: list[str]) -> str:
+    """Lines of arithmetic whose operands and results are the options' own values."""
+    lines = []
+    for _ in range(draw(st.integers(0, 3))):
+        a, b, c = (draw(st.integers(0, len(cents) - 1)) for _ in range(3))
+        operator = draw(st.sampled_from(["+", "-", "x", "/", "="]))
+        terms = [draw(written(cents[i], units[i])) for i in (a, b, c)]
+        lines.append(f"{terms[0]} {operator} {terms[1]} = {terms[2]}")
+    return "\n".join(lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_numeric_option_stated_as_the_answer_is_read(data: st.DataObject) -> None:
+    options, cents, units = data.draw(numeric_question())
+    k = data.draw(st.integers(0, len(options) - 1))
+    template = data.draw(st.sampled_from(FINAL_STATEMENTS))
+    final = template.format(data.draw(written(cents[k], units[k])))
+    reply = f"{data.draw(working(cents, units))}\n\n{final}".strip()
+    assert extract_choice(reply, options) == "ABCD"[k]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_no_numeric_option_is_read_that_the_reply_did_not_state(data: st.DataObject) -> None:
+    options, cents, units = data.draw(numeric_question())
+    steps = data.draw(working(cents, units))
+    assert extract_choice(steps, options) is None  # working alone states no answer
+    if steps:  # nor does working where an answer belongs: it is not its first operand
+        sum_line = steps.splitlines()[-1]
+        assert extract_choice(f"The answer is {sum_line}", options) is None
+    i, j = data.draw(
+        st.lists(st.integers(0, len(options) - 1), min_size=2, max_size=2, unique=True)
+    )
+    joiner = data.draw(st.sampled_from([" or ", "/", " vs ", " and ", ", "]))
+    both = joiner.join(data.draw(written(cents[n], units[n])) for n in (i, j))
+    template = data.draw(st.sampled_from(FINAL_STATEMENTS))
+    assert extract_choice(f"{steps}\n\n{template.format(both)}", options) is None
+    other = data.draw(st.integers(1, 10**7).filter(lambda c: c not in cents))
+    unit = data.draw(st.sampled_from(units))
+    stated = template.format(data.draw(written(other, unit)))
+    assert extract_choice(f"{steps}\n\n{stated}", options) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_value_two_options_share_names_neither(data: st.DataObject) -> None:
+    options, cents, units = data.draw(numeric_question())
+    i, j = data.draw(
+        st.lists(st.integers(0, len(options) - 1), min_size=2, max_size=2, unique=True)
+    )
+    twin_unit = data.draw(st.sampled_from([u for u in UNITS if u != units[i]]))
+    options[j] = _with_unit(_number(cents[i], data.draw(NUMBER_STYLES)), twin_unit, False)
+    bare = _number(cents[i], data.draw(NUMBER_STYLES))
+    if bare in (options[i], options[j]):
+        return  # the option's own text: read by text, as any option is
+    template = data.draw(st.sampled_from(FINAL_STATEMENTS))
+    assert extract_choice(template.format(bare), options) is None
 
 
 def test_long_single_line_replies_stay_linear() -> None:

@@ -3,10 +3,13 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli_helpers import ladderbench
 from ladderbench.errors import UserError
 from ladderbench.probe import audit, gate, load_rungs, probe, resolve
+from ladderbench.probe.gate import clopper_pearson
 from ladderbench.probe.graders import GraderOutputError, coerce
 from ladderbench.probe.judge import load_template, parse_score, reference_text
 from ladderbench.probe.rungs import Rung
@@ -123,11 +126,68 @@ def test_uncited_reasons_fail_the_cited_ratio():
     assert verdict.cited_ratio == 0.0 and not verdict.passed
 
 
-def test_gate_bootstrap_interval_and_coverage():
-    rungs = ladder("a") + ladder("b") + ladder("c")
-    ledger = probe(rungs, resolve("static.choice"), repeats=1)
-    verdict = gate(ledger, audit(ledger), coverage=0.02)
-    assert verdict.inversion_ci95 == (0.0, 0.0) and verdict.coverage == 0.02
+def _gate_over(cases: int, inverted: int):
+    """The gate of `cases` cases, the first `inverted` of them graded by length (inverted)."""
+    rungs = [rung for n in range(cases) for rung in ladder(f"c{n}")]
+    flipped = {f"c{n}" for n in range(inverted)}
+    right = {answer for answer, _, _ in ANSWERS[3:]}
+
+    def grade(case, answer):
+        if case["case_id"] in flipped:
+            return length_grader(case, answer)
+        return 1.0 if answer in right else 0.0
+
+    ledger = probe(rungs, grade, repeats=1)
+    assert [row.error for row in ledger.rows if row.error] == []
+    return gate(ledger, audit(ledger), coverage=0.02)
+
+
+def test_clopper_pearson_known_values():
+    # closed forms at the edges: (alpha/2)^(1/n); 2 of 7 as R's binom.test(2, 7) gives it
+    assert clopper_pearson(0, 7) == (0.0, pytest.approx(1 - 0.025 ** (1 / 7)))
+    assert clopper_pearson(7, 7) == (pytest.approx(0.025 ** (1 / 7)), 1.0)
+    lo, hi = clopper_pearson(2, 7)
+    assert lo == pytest.approx(0.03669, abs=1e-5) and hi == pytest.approx(0.70958, abs=1e-5)
+    assert clopper_pearson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        clopper_pearson(8, 7)
+
+
+@given(st.integers(1, 300), st.data())
+def test_clopper_pearson_contains_the_estimate_and_is_never_a_point(n, data):
+    k = data.draw(st.integers(0, n))
+    lo, hi = clopper_pearson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0 and hi - lo > 0.0
+
+
+def test_gate_interval_when_every_case_passes():
+    # a bootstrap of seven all-pass cases said "95% CI 0.0%-0.0%"; seven cases bound it at 41%
+    verdict = _gate_over(cases=7, inverted=0)
+    assert verdict.inverted_cases == 0 and verdict.cases == 7 and verdict.coverage == 0.02
+    assert verdict.inversion_ci95 == (0.0, pytest.approx(1 - 0.025 ** (1 / 7)))
+    assert verdict.describe_inversions() == "0 of 7 cases inverted (95% upper bound 41.0%)"
+
+
+def test_gate_interval_when_every_case_fails():
+    verdict = _gate_over(cases=7, inverted=7)
+    assert verdict.inversion_ci95 == (pytest.approx(0.025 ** (1 / 7)), 1.0)
+    assert verdict.describe_inversions() == "7 of 7 cases inverted (95% lower bound 59.0%)"
+
+
+def test_gate_interval_when_some_cases_fail():
+    verdict = _gate_over(cases=7, inverted=2)
+    assert verdict.inversion_ci95 == (
+        pytest.approx(0.0367, abs=1e-4),
+        pytest.approx(0.7096, abs=1e-4),
+    )
+    assert verdict.describe_inversions() == "2 of 7 cases inverted: 28.6% (95% CI 3.7%–71.0%)"
+
+
+def test_gate_with_no_cases_bounds_nothing():
+    ledger = probe([], resolve("static.choice"), repeats=1)
+    verdict = gate(ledger, audit(ledger))
+    assert verdict.inversion_ci95 == (0.0, 1.0)
+    assert verdict.describe_inversions() == "0 of 0 cases inverted"
 
 
 def test_rungs_loader_errors_and_warnings(tmp_path):
@@ -197,6 +257,7 @@ def test_cli_exit_codes(tmp_path, monkeypatch):
     )
     assert ok.returncode == 0, ok.stderr
     assert "PASS" in ok.stdout and "coverage 0.0%" in ok.stdout
+    assert "0 of 2 cases inverted (95% upper bound 84.2%)" in ok.stdout
     saved = json.loads((tmp_path / "ledger.json").read_text())
     assert saved["gate"]["passed"] and len(saved["ledger"]["rows"]) == 10
     held = ladderbench(

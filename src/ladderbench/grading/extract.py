@@ -11,15 +11,19 @@ statements beat hedges, and among them the last one wins; a hedge that follows a
 ("wait", "hmm", "on second thought") made after the last explicit statement restates the answer
 and counts as explicit. A letter that is the subject of a sentence ("D is tempting", "B looks
 right but") is not an answer. A statement naming two letters, or a letter that is not an
-option, yields no answer. Every position below indexes the same string: the reply after
-think-stripping and NFKC, and its "masked" copy in which markup is blanked out character for
-character, so that offsets found in one are valid in the other.
+option, yields no answer. An option's full text names it too, and an option that is a number
+("$18", "1,200", "12.5%", "45 km") is also named by its value however the reply writes it ("18",
+"$18.00", "**18 dollars**") when no other option has that value; a number followed by more
+arithmetic ("17 + 1 = 18") is working, not an answer. Every position below indexes the same
+string: the reply after think-stripping and NFKC, and its "masked" copy in which markup is
+blanked out character for character, so that offsets found in one are valid in the other.
 """
 
 from __future__ import annotations
 
 import bisect
 import collections
+import decimal
 import re
 import unicodedata
 
@@ -81,12 +85,79 @@ def _option_key(s: str) -> str:
     return normalise_text(s).strip(_EDGE_PUNCTUATION)
 
 
+def _ends_a_word(rest: str) -> bool:
+    """Whether rest, what follows a matched option, starts a new word (so "12" is not "1")."""
+    return not rest or rest[0].isspace() or (rest[0] in ".,;:!?)" and rest[1:2] in ("", " "))
+
+
 def _starts_with_key(s: str, key: str) -> bool:
     """Whether s begins with the whole option text key (so "12" does not begin with "1")."""
-    if not key or not s.startswith(key):
-        return False
-    rest = s[len(key) :]
-    return not rest or rest[0].isspace() or (rest[0] in ".,;:!?)" and rest[1:2] in ("", " "))
+    return bool(key) and s.startswith(key) and _ends_a_word(s[len(key) :])
+
+
+# ---------------------------------------------------------------- numeric options
+
+# A number as an option or a reply writes it, in a normalised key: "$1,200.00", "-3", "45 km",
+# "12.5%", "18 dollars". Group separators must group by threes: "1,5" is not a number.
+_CURRENCY = "$€£¥₹"
+_QUANTITY = re.compile(
+    r"([-−]?)[ \t]*([" + _CURRENCY + r"]?)[ \t]*([-−]?)"
+    r"(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
+    r"(?:[ \t]*(%|[" + _CURRENCY + r"]|[^\W\d_]+(?:/[^\W\d_]+)?\d?(?![^\W_])))?"
+)
+_UNIT_NAMES = {
+    "dollar": "$", "dollars": "$", "usd": "$", "euro": "€", "euros": "€", "eur": "€",
+    "pound": "£", "pounds": "£", "gbp": "£", "yen": "¥", "rupees": "₹", "inr": "₹",
+    "percent": "%",
+}  # fmt: skip
+_Quantity = collections.namedtuple("_Quantity", "value currency unit number_end end")
+# currency: a symbol or ""; unit: canonical ("%", "$", "km", "minute") or ""; number_end: where
+# the number and its currency end, end: where its unit (if any) ends.
+
+
+def _canonical_unit(word: str) -> str:
+    """One spelling per unit: currency and percent words as symbols, plurals singular."""
+    word = _UNIT_NAMES.get(word, word)
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _quantity(key: str) -> _Quantity | None:
+    """The number that key (an _option_key) starts with, or None."""
+    m = _QUANTITY.match(key)
+    if not m or (m.group(1) and m.group(3)):
+        return None
+    value = decimal.Decimal(m.group(4).replace(",", "") + (m.group(5) or ""))
+    unit = _canonical_unit(m.group(6)) if m.group(6) else ""
+    number_end = m.end(5) if m.group(5) else m.end(4)
+    sign = -1 if m.group(1) or m.group(3) else 1
+    return _Quantity(sign * value, m.group(2), unit, number_end, m.end())
+
+
+def _option_quantity(key: str) -> _Quantity | None:
+    """The value of an option that is nothing but a number (with currency, percent or unit)."""
+    option = _quantity(key)
+    return option if option is not None and option.end == len(key) else None
+
+
+def _quantity_end(q: _Quantity, option: _Quantity, whole: bool) -> int | None:
+    """Where the reply's number q, read at the start of its key, states option; None if not.
+
+    The reply may leave out the option's currency or unit but may not add another. Unless whole,
+    an unknown word after the number is prose, not a unit ("18 because ...").
+    """
+    if q.value != option.value or q.currency not in ("", option.currency, option.unit):
+        return None
+    end = q.end
+    if q.unit and q.unit not in (option.unit, option.currency):
+        known_unit = q.unit in _UNIT_NAMES.values()
+        if whole or known_unit:
+            return None
+        end = q.number_end
+    return end
+
+
+# "17 + 1 = 18", "14 - 5 = 9": a number followed by more arithmetic is working, not an answer.
+_WORKING = re.compile(r"[ \t]*(?:[-+*/×÷^=<>≈]|x(?=[ \t]))[ \t]*[\d(.]")
 
 
 # Markup is blanked with spaces (never deleted) so the masked text keeps every offset.
@@ -95,7 +166,7 @@ _LATEX_WRAPPER = re.compile(
 )
 _MARKUP = re.compile(
     r"^[ \t]*(?:[#>]+|[-+•][ \t]+)"  # headings, quotes, bullets
-    r"|[*`$]|\\[()\[\]]"  # emphasis, code, maths delimiters
+    r"|[*`$]|\\[()\[\]$]"  # emphasis, code, maths delimiters, an escaped dollar
     r"|</?[A-Za-z][\w-]*[ \t]*/?>"  # html-like tags such as <answer>
     r"|(?<![^\W_])_+|_+(?![^\W_])",  # _emphasis_ (not snake_case)
     re.M,
@@ -145,7 +216,7 @@ _Statement = collections.namedtuple("_Statement", "start end letter explicit sof
 
 
 class _Options:
-    """One question's option labels (upper case) and normalised option texts."""
+    """One question's option labels (upper case), normalised option texts and numeric values."""
 
     def __init__(self, choices: list[str], letters: str) -> None:
         self.key_by_label: dict[str, str] = {}
@@ -157,6 +228,11 @@ class _Options:
         # "A" and "I" are English words: followed by a word they are a letter only when marked.
         self.plain = self.valid - {"A", "I"}
         self.reach = 64 + 4 * max([len(key) for key in self.key_by_label.values()] or [0])
+        self.quantity_by_label: dict[str, _Quantity] = {}
+        for label, key in self.key_by_label.items():
+            option = _option_quantity(key)
+            if option is not None:
+                self.quantity_by_label[label] = option
 
     def head(self, segment: str) -> str:
         """segment cut, at a word boundary, to what an option text could span.
@@ -169,17 +245,66 @@ class _Options:
             return segment
         return segment[: self.reach].rsplit(None, 1)[0] + " \x00"
 
+    def _end(self, label: str, seg: str, q: _Quantity | None, whole: bool) -> int | None:
+        """Where option label, stated at the start of seg (a key), ends; None if it is not.
+
+        seg names the option by its text, or by its value when the option is a number; a
+        number followed by more arithmetic names nothing.
+        """
+        key = self.key_by_label[label]
+        option = self.quantity_by_label.get(label)
+        end: int | None = None
+        if key and (seg == key if whole else _starts_with_key(seg, key)):
+            end = len(key)
+        elif option is not None and q is not None:
+            end = _quantity_end(q, option, whole)
+        if end is None or (whole and end != len(seg)) or not _ends_a_word(seg[end:]):
+            return None
+        if option is not None and _WORKING.match(seg, end):
+            return None
+        return end
+
+    def _match_at(self, seg: str, whole: bool) -> tuple[str, int] | None:
+        """The option seg states at its start, as (label, end), or None.
+
+        The longest statement wins; at equal length the option's own text beats its value
+        ("18" is option "18", not option "$18.00"); a tie beyond that names nothing.
+        """
+        q = _quantity(seg) if self.quantity_by_label else None
+        best, best_rank, tied = None, (0, False), False
+        for label in self.key_by_label:
+            end = self._end(label, seg, q, whole)
+            if end is None:
+                continue
+            rank = (end, seg[:end] == self.key_by_label[label])
+            if rank > best_rank:
+                best, best_rank, tied = label, rank, False
+            elif rank == best_rank:
+                tied = True
+        return None if best is None or tied else (best, best_rank[0])
+
     def match_text(self, segment: str, whole: bool) -> str | None:
-        """The label whose option text is segment (or, unless whole, begins it); longest wins."""
+        """The label whose option segment is (or, unless whole, begins with).
+
+        An option offered together with another ("41 or 42", "Paris/Rome") names neither.
+        """
         seg = _option_key(self.head(segment))
-        best, best_len, tied = None, 0, False
-        for label, key in self.key_by_label.items():
-            if key and (seg == key or (not whole and _starts_with_key(seg, key))):
-                if len(key) > best_len:
-                    best, best_len, tied = label, len(key), False
-                elif len(key) == best_len:
-                    tied = True
-        return None if tied else best
+        found = self._match_at(seg, whole)
+        if found is None:
+            return None
+        label, end = found
+        alternative = _ALTERNATIVE.match(seg, end)
+        if alternative:
+            other = self._match_at(seg[alternative.end() :], whole=False)
+            if other is not None and other[0] != label:
+                return None
+        return label
+
+    def names(self, label: str, segment: str, whole: bool) -> bool:
+        """Whether segment is (or, unless whole, begins with) option label, by text or value."""
+        seg = _option_key(self.head(segment))
+        q = _quantity(seg) if label in self.quantity_by_label else None
+        return self._end(label, seg, q, whole) is not None
 
 
 _TOKEN = re.compile(r"([(\[{]?)[ \t]*([^\W_])[ \t]*[)\]}]?(?![^\W_]|['-][^\W_])")
@@ -273,7 +398,7 @@ def _read_whole(segment: str, opts: _Options):
             return None, False
         if not rest:
             return label, False
-        if opts.key_by_label[label] and _option_key(rest) == opts.key_by_label[label]:
+        if opts.names(label, rest, whole=True):
             return label, True
     by_text = opts.match_text(s, whole=True)
     if by_text:
@@ -450,7 +575,7 @@ def _listed_labels(masked: str, opts: _Options) -> set:
         if (m.group(1) or char.isupper()) and opts.key_by_label.get(label):
             line_end = masked.find("\n", m.end())
             line = masked[m.end() : len(masked) if line_end < 0 else line_end]
-            if _starts_with_key(_option_key(opts.head(line)), opts.key_by_label[label]):
+            if opts.names(label, line, whole=False):
                 labels.add(label)
     return labels
 

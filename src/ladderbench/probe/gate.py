@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -14,7 +13,9 @@ from ladderbench.probe.probe import Ledger
 class GateResult:
     passed: bool
     inversion_rate: float
-    inversion_ci95: tuple[float, float]
+    inverted_cases: int
+    cases: int
+    inversion_ci95: tuple[float, float]  # exact (Clopper-Pearson): honest at 0 of n and n of n
     cited_ratio: float | None  # None: the grader gives no reasons
     coverage: float | None  # share of the suite's cases that have a ladder, when known
     max_inversion_rate: float
@@ -24,15 +25,39 @@ class GateResult:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def describe_inversions(self) -> str:
+        """The inverted share with what n cases can say of it: "0 of 7 cases inverted (95% upper
+        bound 41.0%)"; at 0 of n or n of n only one bound is informative."""
+        lo, hi = self.inversion_ci95
+        counted = f"{self.inverted_cases} of {self.cases} cases inverted"
+        if not self.cases:
+            return counted
+        if self.inverted_cases == 0:
+            return f"{counted} (95% upper bound {100 * hi:.1f}%)"
+        if self.inverted_cases == self.cases:
+            return f"{counted} (95% lower bound {100 * lo:.1f}%)"
+        return (
+            f"{counted}: {100 * self.inversion_rate:.1f}% (95% CI {100 * lo:.1f}%–{100 * hi:.1f}%)"
+        )
 
-def bootstrap_rate(flags: list[bool], resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
-    """95% percentile interval of a share, resampling whole cases with replacement."""
-    if not flags:
-        return (0.0, 0.0)
-    rng = random.Random(seed)
-    n = len(flags)
-    rates = sorted(sum(rng.choices(flags, k=n)) / n for _ in range(resamples))
-    return (rates[int(0.025 * resamples)], rates[min(resamples - 1, int(0.975 * resamples))])
+
+def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval for k inverted cases of n.
+
+    A gate counts a few whole cases: at 0 of n (or n of n) this still bounds the rate, where a
+    bootstrap of all-equal data collapses to a point. scipy, like the audit's; analysis/stats.py
+    stays standard-library only because the standalone script inlines it.
+    """
+    if not 0 <= k <= n:
+        raise ValueError(f"clopper_pearson needs 0 <= k <= n, got k={k} n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    from scipy.stats import beta  # lazy: scipy costs a second to import
+
+    tail = (1 - confidence) / 2
+    lo = 0.0 if k == 0 else float(beta.ppf(tail, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - tail, k + 1, n - k))
+    return (lo, hi)
 
 
 def gate(
@@ -48,6 +73,7 @@ def gate(
         sum(row.cited for row in graded) / len(graded) if ledger.gives_reasons and graded else None
     )
     rate = report.inversion_rate
+    inverted = sum(case.inverted for case in report.cases)
     reasons = []
     if rate > max_inversion_rate:
         reasons.append(
@@ -60,7 +86,9 @@ def gate(
     return GateResult(
         passed=not reasons,
         inversion_rate=rate,
-        inversion_ci95=bootstrap_rate([c.inverted for c in report.cases]),
+        inverted_cases=inverted,
+        cases=len(report.cases),
+        inversion_ci95=clopper_pearson(inverted, len(report.cases)),
         cited_ratio=cited,
         coverage=coverage,
         max_inversion_rate=max_inversion_rate,

@@ -60,10 +60,8 @@ def print_probe(
             f"[yellow]{len(errored)} rung(s) could not be graded; first: case {first.case_id} "
             f"level {first.level}: {first.error}[/yellow]"
         )
-    lo, hi = verdict.inversion_ci95
     parts = [
-        f"inversion rate {_pct(verdict.inversion_rate)} of {len(report.cases)} cases "
-        f"(95% CI {_pct(lo)}–{_pct(hi)}, limit {_pct(verdict.max_inversion_rate)})",
+        f"{verdict.describe_inversions()}, limit {_pct(verdict.max_inversion_rate)}",
         "cited: n/a (no reasons)"
         if verdict.cited_ratio is None
         else f"cited {_pct(verdict.cited_ratio)} (min {_pct(verdict.min_cited_ratio)})",
