@@ -83,7 +83,10 @@ def test_samples_report_pass_at_k(tmp_path):
     "args, message",
     [
         (["run", "--model", "gpt4"], "unknown model spec 'gpt4'"),
-        (["run", "--model", "oracle", "--suite", "nope"], "unknown suite 'nope'"),
+        (
+            ["run", "--model", "oracle", "--suite", "nope"],
+            "unknown suite 'nope'; known: live, puzzles, static",
+        ),
         (["run", "--model", "oracle", "--levels", "x"], "--levels 'x': expected numbers"),
         (["run", "--model", "oracle", "--levels", "7"], "--levels: no level 7"),
         (["run", "--model", "openai:m"], "no endpoint; pass --base-url"),

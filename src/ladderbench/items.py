@@ -63,7 +63,7 @@ class Verdict(BaseModel):
 class ResultRow(BaseModel):
     """One attempt, as written to the results JSONL (field names as in DESIGN.md)."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(populate_by_name=True, extra="forbid", strict=True)
 
     run: str
     adapter: str

@@ -25,7 +25,25 @@ from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
 from ladderbench.report.charts import difficulty_chart, heatmap, profile_chart
 from ladderbench.summaries import LevelSummary, LiveSummary, Summary, TierSummary
 
-SECRET_KEYS = ("api_key", "apiKey", "secret", "secret_key", "authorization")
+SECRET_WORDS = ("apikey", "secret", "authorization", "password", "token", "credential")
+
+
+def _is_secret(key: str) -> bool:
+    """A settings key that may hold a credential, however it is spelt (``API_Key``, ``x-api-key``,
+    ``secretKey``); token *counts* (``promptTokens``) are not credentials."""
+    flat = "".join(ch for ch in key.lower() if ch.isalnum())
+    if flat.endswith("tokens") or flat in ("maxtokens", "tokens"):
+        return False
+    return any(word in flat for word in SECRET_WORDS)
+
+
+def _without_secrets(value: Any) -> Any:
+    """``value`` with every secret-named key dropped, at any depth."""
+    if isinstance(value, dict):
+        return {k: _without_secrets(v) for k, v in value.items() if not _is_secret(str(k))}
+    if isinstance(value, list):
+        return [_without_secrets(v) for v in value]
+    return value
 
 
 @dataclass
@@ -68,9 +86,7 @@ def _section(d: Digest) -> ModelSection:
     assert typed is not None, "digest_runs summarises every file"
     summary = typed.to_json_dict()
     section = ModelSection(d, typed, summary)
-    section.settings = {
-        k: v for k, v in (summary.get("settings") or {}).items() if k not in SECRET_KEYS
-    }
+    section.settings = _without_secrets(summary.get("settings") or {})
     section.settings.update(_record(typed))
     if isinstance(typed, LevelSummary):
         section.rung_name = "level"

@@ -10,6 +10,7 @@ answer may hold U+2028, which ``str.splitlines`` would split).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import deque
@@ -74,6 +75,7 @@ def stream(path: Path) -> Iterator[tuple[int, Line]]:
     memory. Files written before run headers existed have none."""
     summary_at = 0
     lines = 0
+    seen: dict[tuple[str, int], int] = {}  # each attempt once: a second is an edit or a concat
     with _open(path) as handle:
         for lineno, raw in enumerate(handle, start=1):
             if not raw.strip():
@@ -81,7 +83,7 @@ def stream(path: Path) -> Iterator[tuple[int, Line]]:
             if not raw.endswith(b"\n"):  # the last line: whole, or torn by a killed run
                 try:
                     json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     return
             if summary_at:
                 raise UserError(
@@ -97,6 +99,13 @@ def stream(path: Path) -> Iterator[tuple[int, Line]]:
                 )
             if isinstance(item, Summary):
                 summary_at = lineno
+            elif isinstance(item, ResultRow):
+                if item.key in seen:
+                    raise UserError(
+                        f"{path}:{lineno}: attempt {item.id!r} sample {item.sample} already at "
+                        f"line {seen[item.key]}; the file was edited or concatenated"
+                    )
+                seen[item.key] = lineno
             yield lineno, item
 
 
@@ -122,7 +131,7 @@ def read_summary(path: Path) -> Summary | None:
     last = tail.rstrip().rsplit(b"\n", 1)[-1]
     try:
         obj = json.loads(last)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None  # empty, torn, or malformed: the full pass says which
     if not (isinstance(obj, dict) and obj.get("type") == "summary"):
         return None
@@ -207,20 +216,13 @@ class Results:
 def read_results(path: Path) -> Results:
     """Read a whole results file into memory; each attempt must appear once."""
     results = Results()
-    seen: dict[tuple[str, int], int] = {}
-    for lineno, item in stream(path):
+    for _, item in stream(path):
         if isinstance(item, RunHeader):
             results.header = item
             continue
         if isinstance(item, Summary):
             results.summary = item
             continue
-        if item.key in seen:
-            raise UserError(
-                f"{path}:{lineno}: attempt {item.id!r} sample {item.sample} already at line "
-                f"{seen[item.key]}; the file was edited or concatenated"
-            )
-        seen[item.key] = lineno
         results.rows.append(item)
     return results
 
@@ -344,20 +346,29 @@ class ResultWriter:
     def write_summary(self, summary: Summary) -> None:
         self._write({"type": "summary", **summary.to_json_dict()})
         if self._file is not None:
-            os.fsync(self._file.fileno())
+            with contextlib.suppress(OSError):  # written and flushed; durability is best effort
+                os.fsync(self._file.fileno())
 
     def _write(self, obj: dict[str, Any]) -> None:
         if self._file is None:
             raise RuntimeError("ResultWriter.start() must be called before writing")
+        lines = json.dumps(obj, ensure_ascii=False) + "\n"
         if self._header is not None:
-            self._file.write(json.dumps(self._header.model_dump(), ensure_ascii=False) + "\n")
-            self._header = None
-        self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self._file.flush()
+            lines = json.dumps(self._header.model_dump(), ensure_ascii=False) + "\n" + lines
+        try:
+            self._file.write(lines)
+            self._file.flush()
+        except OSError as exc:  # a full disk: the rows written so far are whole, and kept
+            raise UserError(
+                f"cannot write --out {self.path}: {exc.strerror or exc}; the rows written so far "
+                "are kept: make room and run the same command to resume"
+            ) from None
+        self._header = None
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            with contextlib.suppress(OSError):  # a full disk was already reported by _write
+                self._file.close()
             self._file = None
         if self._lock is not None:
             self._lock.release()

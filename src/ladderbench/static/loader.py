@@ -39,7 +39,7 @@ class Question(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(pattern=r"^\S+$")
-    level: int = Field(ge=1)
+    level: int = Field(ge=1, strict=True)  # true is not level 1
     category: str = Field(min_length=1)
     question: str = Field(min_length=1)
     choices: tuple[str, ...]
