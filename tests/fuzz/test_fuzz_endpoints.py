@@ -74,7 +74,12 @@ CORPUS: dict[str, tuple[bytes, str]] = {
     "message a string": (http(b'{"choices": [{"message": "A"}]}'), "has no message"),
     "message null": (http(b'{"choices": [{"message": null}]}'), "has no message"),
     "content a list": (http(completion([{"type": "text", "text": "A"}])), "scored"),
-    "content a number": (http(completion(4)), "scored"),
+    "content a number": (http(completion(4)), "message content is not text (int)"),
+    "content a dict": (http(completion({"text": "A"})), "message content is not text (dict)"),
+    "content a list of non-parts": (
+        http(completion(["A", 1])),
+        "message content is not text (list)",
+    ),
     "content null": (http(completion(None)), "scored"),
     "content with NUL and a lone surrogate": (
         http(b'{"choices": [{"message": {"content": "A\\u0000\\ud800"}}]}'),
@@ -157,7 +162,8 @@ CORPUS: dict[str, tuple[bytes, str]] = {
 
 class RawEndpoint(socketserver.ThreadingTCPServer):
     """Answers each new prompt with the next corpus response (a retry of a prompt gets the same
-    one again); the first prompt, the run's configuration check, is answered well."""
+    one again); the first prompt, the run's configuration check, is answered well. Runs against
+    it use --concurrency 1: with more, another request may arrive before the check's."""
 
     daemon_threads = True
     allow_reuse_address = True
@@ -266,6 +272,8 @@ def test_what_reaches_the_rows_of_odd_but_scored_bodies(tmp_path, endpoint):
         assert by_case[case]["serverMs"] is None, case
     assert by_case["content with NUL and a lone surrogate"]["response"] == "A\x00?"
     assert by_case["content echoing the key"]["response"] == "A ***"
+    assert by_case["content a list"]["response"] == "A"  # text parts, joined
+    assert by_case["content null"]["response"] == ""
 
 
 def test_a_run_reaching_only_hostile_bodies_after_the_check_still_ends_with_a_summary(
@@ -275,7 +283,7 @@ def test_a_run_reaching_only_hostile_bodies_after_the_check_still_ends_with_a_su
     out = tmp_path / "fuzz.jsonl"
     proc = ladderbench(
         "run", "--model", "openai:fuzz", "--base-url", endpoint.base_url,
-        "--levels", "1", "--limit", "7", "--concurrency", "4", "--retries", "0",
+        "--levels", "1", "--limit", "7", "--concurrency", "1", "--retries", "0",
         "--max-response-bytes", str(CAP), "--out", str(out), "-q", "--no-cache",
         timeout=120,
     )  # fmt: skip

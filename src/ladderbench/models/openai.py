@@ -102,6 +102,23 @@ def _token_counts(usage: Any) -> dict[str, int]:
     }
 
 
+def _message_text(content: Any) -> str:
+    """The answer in a message's ``content``: a string, a list of text parts (as some servers
+    send it), or null (no text: a refusal, a tool call), which is an empty answer. Anything else
+    is not an answer we can read, and BadResponseError rather than a wrong answer."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(
+        isinstance(part, dict) and isinstance(part.get("text", ""), str) for part in content
+    ):
+        return "".join(part.get("text", "") for part in content)
+    raise BadResponseError(
+        f"JSON response whose message content is not text ({type(content).__name__})"
+    )
+
+
 class OpenAIAdapter(ModelAdapter):
     kind = "openai"
     cacheable = True
@@ -221,9 +238,8 @@ class OpenAIAdapter(ModelAdapter):
         message = choices[0].get("message")
         if not isinstance(message, dict):
             raise BadResponseError("JSON response whose first choice has no message")
-        text = message.get("content")
         return Completion(
-            text=self._scrub_answer(text) if isinstance(text, str) else "",
+            text=self._scrub_answer(_message_text(message.get("content"))),
             usage=_token_counts(data.get("usage")),
             latency_ms=(time.perf_counter() - started) * 1000,
             server_ms=server_ms(data.get("timings")),
