@@ -8,6 +8,7 @@ Importing this module stays light (pandas, pydantic and the suites are imported 
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import re
 import threading
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ladderbench.errors import UserError
+from ladderbench.models.endpoints import MAX_RESPONSE_BYTES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -319,6 +321,8 @@ class Evaluation:
 
 
 def _at_least(name: str, value: float, low: float) -> None:
+    if not math.isfinite(value):  # inf and nan pass a comparison with low
+        raise UserError(f"{name}={value}: must be a finite number")
     if value < low:
         raise UserError(f"{name}={value}: must be at least {low}")
 
@@ -355,6 +359,7 @@ def evaluate(
     timeout: float = 120.0,
     retries: int = 5,
     retry_wait: float = 1.0,
+    max_response_bytes: int = MAX_RESPONSE_BYTES,
     price_in: float | None = None,
     price_out: float | None = None,
     cache: bool = True,
@@ -368,10 +373,11 @@ def evaluate(
     its flags (``levels=[4, 5]``, ``limit=5``; ``tiers``, ``seeds``, ``families`` for
     puzzles...); one the suite does not take is a UserError. ``out`` defaults to
     ``results/<model>_<timestamp>.jsonl``; an existing file is resumed. ``cache=False`` is
-    ``--no-cache``; ``price_in``/``price_out`` (US dollars per million prompt and completion
-    tokens) add an estimated cost to the summary's usage. Works inside a running event loop
-    (Jupyter): the run then goes to a worker thread. Attempts that ended in an error are not
-    scored; a warning says how many.
+    ``--no-cache``; ``max_response_bytes`` is ``--max-response-bytes`` (8 MiB: a longer
+    answer is an error row); ``price_in``/``price_out`` (US dollars per million prompt and
+    completion tokens) add an estimated cost to the summary's usage. Works inside a running
+    event loop (Jupyter): the run then goes to a worker thread. Attempts that ended in an error
+    are not scored; a warning says how many.
     """
     from ladderbench.models.base import Sampling
     from ladderbench.models.registry import EndpointOptions
@@ -385,6 +391,7 @@ def evaluate(
         ("timeout", timeout, 0.1),
         ("retries", retries, 0),
         ("retry_wait", retry_wait, 0.0),
+        ("max_response_bytes", max_response_bytes, 1),
         ("price_in", 0.0 if price_in is None else price_in, 0.0),
         ("price_out", 0.0 if price_out is None else price_out, 0.0),
     ):
@@ -404,6 +411,7 @@ def evaluate(
         timeout=timeout,
         retries=retries,
         retry_wait=retry_wait,
+        max_response_bytes=max_response_bytes,
     )
     options = _suite_options(suite, suite_options)
     job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=cache)

@@ -7,6 +7,7 @@ bug and keeps its traceback.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ladderbench.errors import UserError
+from ladderbench.models.endpoints import MAX_RESPONSE_BYTES
 from ladderbench.ranges import parse_ranges
 
 if TYPE_CHECKING:
@@ -102,6 +104,9 @@ def run(
     retry_wait: Annotated[
         float, typer.Option(min=0.0, help="Base seconds of the exponential backoff.")
     ] = 1.0,
+    max_response_bytes: Annotated[
+        int, typer.Option(min=1, help="Cap on one response body; over it, an error row.")
+    ] = MAX_RESPONSE_BYTES,
     samples: Annotated[
         int, typer.Option(min=1, help="Attempts per item (pass@k as a diagnostic).")
     ] = 1,
@@ -165,6 +170,15 @@ def run(
     from ladderbench.models.registry import EndpointOptions
     from ladderbench.runner.run import RunConfig
 
+    _check_finite(
+        {
+            "--temperature": temperature,
+            "--price-in": price_in,
+            "--price-out": price_out,
+            "--timeout": timeout,
+            "--retry-wait": retry_wait,
+        }
+    )
     options = {
         "data": data,
         "levels": parse_int_list(levels, "--levels"),
@@ -188,6 +202,7 @@ def run(
         timeout=timeout,
         retries=retries,
         retry_wait=retry_wait,
+        max_response_bytes=max_response_bytes,
     )
     config = RunConfig(
         out=out or default_out(model),
@@ -206,6 +221,13 @@ def run(
     if not json_out:
         typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
     _exit_on_errors(summary, config.out)
+
+
+def _check_finite(flags: dict[str, float | None]) -> None:
+    """inf and nan get past typer's ``min=``; one line for them, before any request is sent."""
+    for flag, value in flags.items():
+        if value is not None and not math.isfinite(value):
+            raise UserError(f"{flag} {value}: must be a finite number")
 
 
 # Exit codes: 0 every attempt scored; 1 a check failed (probe gate, suite verify, a live fetch

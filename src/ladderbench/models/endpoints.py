@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
 OLLAMA_PORT = 11434
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # --max-response-bytes: a body is read up to this, no more
 
 
 def ollama_url(host: str | None) -> str:
@@ -63,4 +64,5 @@ def server_ms(timings: Any) -> float | None:
         if not isinstance(part, (int, float)) or isinstance(part, bool):
             return None
         total += part
-    return total
+    # not a time: negative, NaN or infinite (JSON's NaN/Infinity, or 1e308 + 1e308)
+    return total if 0 <= total < float("inf") else None

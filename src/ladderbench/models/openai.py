@@ -2,36 +2,35 @@
 
 Transient failures (429, 5xx, timeouts, dropped connections, a garbled body) are retried with
 exponential backoff and jitter, honouring ``Retry-After``; an attempt that still fails comes back
-with ``error`` set, so it is counted apart and never scored as a wrong answer. The first attempt of
-a run goes through ``check``: there, a wrong URL or a server that does not speak the protocol is a
-one-line UserError. The API key is sent in a header and scrubbed from every message.
+with ``error`` set, so it is counted apart and never scored as a wrong answer. The waits of one
+attempt add up to at most ``WAIT_BUDGET_S``: a server asking for more ends the attempt with an
+error instead of stalling the run. A body is read up to ``max_response_bytes`` and no further.
+The first attempt of a run goes through ``check``: there, a wrong URL or a server that does not
+speak the protocol is a one-line UserError. The API key is sent in a header and scrubbed from
+every message, and from answers before they reach results or the cache.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import time
 from typing import Any
 from urllib.parse import urlsplit
 
 import aiohttp
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception_type,
-    retry_if_not_exception_type,
-    stop_after_attempt,
-)
-from tenacity.wait import wait_exponential_jitter
 
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, Request
-from ladderbench.models.endpoints import public_url, server_ms
+from ladderbench.models.endpoints import MAX_RESPONSE_BYTES, public_url, server_ms
 
-MAX_RETRY_AFTER_S = 120.0
+WAIT_BUDGET_S = 300.0  # all the waits between the tries of one attempt, Retry-After included
+MAX_BACKOFF_S = 60.0
+MIN_SECRET_CHARS = 8  # shorter keys ("EMPTY", "x") are placeholders, left in answers
+MAX_TOKEN_COUNT = 2**53  # larger "usage" counts are garbage, and not exact in JSON readers
 
 
 class TransientError(Exception):
@@ -54,13 +53,70 @@ class RejectedError(Exception):
     """A 4xx other than 429: the request or the configuration is wrong; retrying will not help."""
 
 
+class GaveUpError(Exception):
+    """Not worth another try: an answer over the size cap (a model that rambles at these settings
+    rambles again, and a server that streams forever would only fill the cap again), or a server
+    asking to wait longer than the attempt's wait budget. An error row, also on the first
+    attempt: neither says the configuration is wrong."""
+
+
 def _retry_after(value: str | None) -> float | None:
+    """``Retry-After`` in seconds; None when absent, an HTTP date (our own backoff then), or not
+    a finite number of seconds at least 0 (``nan``, ``inf``, ``-5``)."""
     if not value:
         return None
     try:
-        return min(max(float(value), 0.0), MAX_RETRY_AFTER_S)
+        seconds = float(value)
     except ValueError:
-        return None  # an HTTP date: fall back to our own backoff
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _check_base_url(base_url: str) -> None:
+    """A one-line UserError for a URL no request could be sent to (checked before any is)."""
+    problem = None
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError as exc:  # a port out of range or not a number, broken IPv6 brackets
+        problem = str(exc)
+    else:
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            problem = "not an http(s) URL like http://host:port/v1"
+        elif any(c.isspace() or not c.isprintable() for c in base_url):
+            problem = "it contains spaces or control characters"
+        elif port == 0:
+            problem = "port 0 is not a port a server listens on"
+    if problem:
+        raise UserError(f"--base-url {base_url!r}: {problem}")
+
+
+def _token_counts(usage: Any) -> dict[str, int]:
+    """The server's token counts that are counts: ints from 0 to 2**53 (not bools, strings)."""
+    if not isinstance(usage, dict):
+        return {}
+    return {
+        str(key): value
+        for key, value in usage.items()
+        if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT
+    }
+
+
+def _message_text(content: Any) -> str:
+    """The answer in a message's ``content``: a string, a list of text parts (as some servers
+    send it), or null (no text: a refusal, a tool call), which is an empty answer. Anything else
+    is not an answer we can read, and BadResponseError rather than a wrong answer."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(
+        isinstance(part, dict) and isinstance(part.get("text", ""), str) for part in content
+    ):
+        return "".join(part.get("text", "") for part in content)
+    raise BadResponseError(
+        f"JSON response whose message content is not text ({type(content).__name__})"
+    )
 
 
 class OpenAIAdapter(ModelAdapter):
@@ -75,28 +131,33 @@ class OpenAIAdapter(ModelAdapter):
         timeout: float = 120.0,
         retries: int = 5,
         retry_wait: float = 1.0,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         super().__init__(model)
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise UserError(f"--base-url {base_url!r}: not an http(s) URL like http://host:port/v1")
+        _check_base_url(base_url)
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self._api_key = api_key
         self.timeout = timeout
         self.retries = retries
         self.retry_wait = retry_wait
-        # Exponential backoff with jitter: retry_wait * 2^(n-1) before attempt n+1; the first
-        # wait is taken by hand in _post, tenacity's loop takes the later ones.
-        self._later_backoff = wait_exponential_jitter(
-            multiplier=2 * retry_wait, max=60.0, jitter=retry_wait
-        )
+        self.max_response_bytes = max_response_bytes
         self._session: aiohttp.ClientSession | None = None
 
     def _scrub(self, text: str) -> str:
+        """The text without the API key: a whole body is scrubbed before any cut, so that no
+        part of a key survives at the cut."""
         if self._api_key:
             text = text.replace(self._api_key, "***")
         return text
+
+    def _scrub_answer(self, text: str) -> str:
+        """An answer as results and the cache keep it: without the key (a placeholder key too
+        short to be a secret is left, or it would cut letters out of answers), and encodable as
+        UTF-8 (a lone surrogate from a ``\\ud800`` escape becomes ``?``)."""
+        if self._api_key and len(self._api_key) >= MIN_SECRET_CHARS:
+            text = self._scrub(text)
+        return text.encode("utf-8", "replace").decode("utf-8")
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -123,13 +184,28 @@ class OpenAIAdapter(ModelAdapter):
             payload["seed"] = request.sampling.seed + request.sample
         return payload
 
+    async def _read_capped(self, resp: aiohttp.ClientResponse) -> bytes:
+        """The body, read chunk by chunk and given up on past ``max_response_bytes``: a server
+        that streams forever costs the cap in memory, not all it can send before the timeout."""
+        cap = self.max_response_bytes
+        if resp.content_length is not None and resp.content_length > cap:
+            raise GaveUpError(f"response over {cap} bytes (Content-Length {resp.content_length})")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in resp.content.iter_chunked(64 * 1024):
+            size += len(chunk)
+            if size > cap:
+                raise GaveUpError(f"response over {cap} bytes; see --max-response-bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
     async def _post_once(self, payload: dict[str, Any]) -> Completion:
         started = time.perf_counter()
         try:
             async with self._get_session().post(
                 self.url, json=payload, headers=self._headers()
             ) as resp:
-                body = await resp.read()
+                body = await self._read_capped(resp)
                 status = resp.status
                 retry_after = _retry_after(resp.headers.get("Retry-After"))
         except asyncio.TimeoutError as exc:
@@ -143,64 +219,78 @@ class OpenAIAdapter(ModelAdapter):
         if status == 429 or status >= 500:
             raise TransientError(f"HTTP {status}", retry_after)
         if status >= 400:
-            raise RejectedError(f"HTTP {status}: {body[:200].decode('utf-8', 'replace')}")
+            text = self._scrub(body.decode("utf-8", "replace"))  # the whole body, then the cut
+            raise RejectedError(f"HTTP {status}: {text[:200]}")
+        return self._completion(body, started)
+
+    def _completion(self, body: bytes, started: float) -> Completion:
+        """An OpenAI chat completion's answer, token counts and server time, or BadResponseError
+        for anything else (not JSON, nested past the parser's depth, no choices, no message)."""
         try:
             data = json.loads(body)
         except ValueError as exc:
             raise BadResponseError("response is not JSON") from exc
+        except RecursionError as exc:
+            raise BadResponseError("response is JSON nested too deeply to read") from exc
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise BadResponseError("JSON response without choices")
-        message = choices[0].get("message") or {}
-        text = message.get("content") if isinstance(message, dict) else None
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        message = choices[0].get("message")
+        if not isinstance(message, dict):
+            raise BadResponseError("JSON response whose first choice has no message")
         return Completion(
-            text=text if isinstance(text, str) else "",
-            usage={k: v for k, v in usage.items() if isinstance(v, int)},
+            text=self._scrub_answer(_message_text(message.get("content"))),
+            usage=_token_counts(data.get("usage")),
             latency_ms=(time.perf_counter() - started) * 1000,
             server_ms=server_ms(data.get("timings")),
         )
 
-    @staticmethod
-    def _honour(hint: float | None, backoff: float) -> float:
-        return max(hint, backoff) if hint is not None else backoff
+    def _backoff(self, retry: int) -> float:
+        """Exponential backoff with jitter before retry ``retry`` (0 for the first)."""
+        return min(self.retry_wait * 2**retry, MAX_BACKOFF_S) + random.uniform(0, self.retry_wait)
 
-    def _wait(self, state: RetryCallState) -> float:
-        """Backoff before retry n+1 (the first attempt ran outside tenacity), or Retry-After."""
-        exc = state.outcome.exception() if state.outcome else None
-        return self._honour(getattr(exc, "retry_after", None), self._later_backoff(state))
+    @staticmethod
+    def _next_wait(exc: TransientError, backoff: float, waited: float) -> float:
+        """The wait before the next try: the backoff, or longer where the server asks; GaveUpError
+        where that would take the attempt's waits past ``WAIT_BUDGET_S``."""
+        wait = backoff if exc.retry_after is None else max(exc.retry_after, backoff)
+        if waited + wait > WAIT_BUDGET_S:
+            asked = (
+                f"the server asked to wait {exc.retry_after:g}s"
+                if exc.retry_after is not None and exc.retry_after >= backoff
+                else f"the next retry would wait {wait:.0f}s"
+            )
+            raise GaveUpError(
+                f"{exc}; {asked}, past the {WAIT_BUDGET_S:g}s budget of waiting per attempt "
+                f"({waited:.0f}s waited)"
+            ) from exc
+        return wait
 
     async def _post(
         self, payload: dict[str, Any], fatal: tuple[type[Exception], ...] = ()
     ) -> Completion:
-        """One request with bounded retries on transient failures (except those in ``fatal``).
-
-        The first attempt runs bare: most requests succeed, and building the retry machinery
-        for each of them was a measurable share of the runner's CPU (bench/README.md).
-        """
-        try:
-            return await self._post_once(payload)
-        except TransientError as exc:
-            if isinstance(exc, fatal) or self.retries == 0:
-                raise
-            first_wait = self.retry_wait + random.uniform(0, self.retry_wait)
-            await asyncio.sleep(self._honour(exc.retry_after, first_wait))
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.retries),
-            wait=self._wait,
-            retry=retry_if_exception_type(TransientError) & retry_if_not_exception_type(fatal),
-            reraise=True,
-        )
-        async for attempt in retrying:
-            with attempt:
+        """One request with bounded retries on transient failures (except those in ``fatal``),
+        and at most ``WAIT_BUDGET_S`` of waiting between them."""
+        waited = 0.0
+        for retry in range(self.retries + 1):
+            try:
                 return await self._post_once(payload)
+            except TransientError as exc:
+                if isinstance(exc, fatal) or retry == self.retries:
+                    raise
+                wait = self._next_wait(exc, self._backoff(retry), waited)
+            waited += wait
+            await asyncio.sleep(wait)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _error(self, exc: Exception) -> Completion:
+        return Completion(error=self._scrub(str(exc))[:300])
 
     async def complete(self, request: Request) -> Completion:
         try:
             return await self._post(self._payload(request))
-        except (TransientError, RejectedError) as exc:
-            return Completion(error=self._scrub(str(exc))[:300])
+        except (TransientError, RejectedError, GaveUpError) as exc:
+            return self._error(exc)
 
     def _unreachable_hint(self) -> str:
         return "is the server running and --base-url right?"
@@ -229,8 +319,8 @@ class OpenAIAdapter(ModelAdapter):
         except RejectedError as exc:
             hint = self._rejected_hint(str(exc)[5:8])
             raise UserError(f"{where}: {self._scrub(str(exc))[:160]}; {hint}") from exc
-        except TransientError as exc:  # overload, not configuration: an errored attempt
-            return Completion(error=self._scrub(str(exc))[:300])
+        except (TransientError, GaveUpError) as exc:  # not configuration: an errored attempt
+            return self._error(exc)
 
     async def aclose(self) -> None:
         if self._session is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ladderbench.errors import UserError
 from ladderbench.models.base import ModelAdapter
+from ladderbench.models.endpoints import MAX_RESPONSE_BYTES
 from ladderbench.registry import Registry
 
 MODEL_SPECS = "local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random"
@@ -15,13 +16,18 @@ MODEL_SPECS = "local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, r
 
 @dataclass(frozen=True)
 class EndpointOptions:
-    """Options for adapters that talk to a server; ignored by the others."""
+    """Options for adapters that talk to a server; ignored by the others.
+
+    ``max_response_bytes`` caps one response body (8 MiB): reading stops there, and the attempt
+    is an error row, not retried (see ``models/openai.py``).
+    """
 
     base_url: str | None = None
     api_key: str | None = None
     timeout: float = 120.0
     retries: int = 5
     retry_wait: float = 1.0
+    max_response_bytes: int = MAX_RESPONSE_BYTES
 
 
 AdapterFactory = Callable[[str, str, EndpointOptions, int], ModelAdapter]
@@ -65,6 +71,7 @@ def _openai(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAd
         timeout=options.timeout,
         retries=options.retries,
         retry_wait=options.retry_wait,
+        max_response_bytes=options.max_response_bytes,
     )
 
 
@@ -90,6 +97,7 @@ def _ollama(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAd
         timeout=options.timeout,
         retries=options.retries,
         retry_wait=options.retry_wait,
+        max_response_bytes=options.max_response_bytes,
     )
 
 

@@ -3,8 +3,10 @@
 It answers ``POST /v1/chat/completions`` on 127.0.0.1 with a reply chosen by a function of the
 prompt, after an optional fixed latency, and can inject the failures real endpoints produce:
 429 with Retry-After, 500, a hang past the client's timeout, a body that is not JSON, JSON without
-choices, and a dropped connection. Run it in-process (``with FakeOpenAI(...) as server``) or as a
-separate process: ``python -m ladderbench.testing.fake_openai --latency 0.2``.
+choices, a dropped connection, JSON nested deeper than a parser goes, and a body that never ends
+(``endless``: chunks streamed until the client stops reading). Run it in-process
+(``with FakeOpenAI(...) as server``) or as a separate process:
+``python -m ladderbench.testing.fake_openai --latency 0.2``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from ladderbench.testing.loopback import LoopbackServer
 Reply = Callable[[str], str]
 # (prompt, how many times this prompt was asked before) -> a fault name or None
 Fault = Callable[[str, int], "str | None"]
-FAULTS = ("429", "500", "hang", "badjson", "nochoices", "drop", "401", "404")
+FAULTS = ("429", "500", "hang", "badjson", "nochoices", "drop", "401", "404", "nested", "endless")
+ENDLESS_CHUNK = b" " * 65536  # whitespace: what a JSON parser would skip, forever
 
 
 def _completion(text: str) -> dict[str, Any]:
@@ -62,6 +65,7 @@ class FakeOpenAI(LoopbackServer):
         self.asked: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.streamed = 0
 
     @property
     def base_url(self) -> str:
@@ -93,7 +97,21 @@ class FakeOpenAI(LoopbackServer):
         if kind == "drop" and request.transport is not None:
             request.transport.close()
             return web.Response()
+        if kind == "nested":
+            return web.Response(text="[" * 100_000 + "]" * 100_000, content_type="application/json")
+        if kind == "endless":
+            return await self._endless(request)
         return web.json_response(_completion(self.reply(prompt)))
+
+    async def _endless(self, request: web.Request) -> web.StreamResponse:
+        """A 200 whose body never ends; ``streamed`` counts the bytes the client took."""
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        await response.prepare(request)
+        with contextlib.suppress(ConnectionError):
+            while True:
+                await response.write(ENDLESS_CHUNK)
+                self.streamed += len(ENDLESS_CHUNK)
+        return response
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/v1/chat/completions", self._handle)
