@@ -29,7 +29,8 @@ from ladderbench.live.fetch import (
     parse_source_names,
 )
 from ladderbench.live.fetchers import _html, arxiv, coding, competition
-from ladderbench.live.fetchers.http import USER_AGENT, retry_after_seconds
+from ladderbench.live.fetchers import http as fetch_http
+from ladderbench.live.fetchers.http import USER_AGENT, FetchError, Http, retry_after_seconds
 from ladderbench.live.release import build
 from ladderbench.testing.loopback import LoopbackServer
 
@@ -633,3 +634,41 @@ def test_preformatted_samples_keep_their_lines():
     first, second = _html.parse(page).find_all("pre")
     assert coding.sample_text(first) == "1 2\n3\n"
     assert coding.sample_text(second) == "a\nb c\n"
+
+
+class Streaming(LoopbackServer):
+    """One page of ``size`` bytes, streamed in small chunks with pauses (as a slow server does)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def routes(self, app: web.Application) -> None:
+        async def page(request: web.Request) -> web.StreamResponse:
+            resp = web.StreamResponse(headers={"Content-Type": "text/plain"})
+            await resp.prepare(request)
+            sent = 0
+            while sent < self.size:
+                part = min(50_000, self.size - sent)
+                await resp.write(b"x" * part)
+                sent += part
+                await asyncio.sleep(0.001)
+            await resp.write_eof()
+            return resp
+
+        app.router.add_get("/page", page)
+
+
+def test_a_long_page_arrives_whole_and_one_over_the_cap_is_refused(monkeypatch):
+    """``content.read(n)`` returned only what was buffered: a 3 MB page came back as 128 KB."""
+
+    async def get(url: str) -> str:
+        async with Http(timeout=30, retries=0) as http:
+            return await http.get(url)
+
+    with Streaming(3_000_000) as server:
+        url = f"http://127.0.0.1:{server.port}/page"
+        assert len(asyncio.run(get(url))) == 3_000_000
+        monkeypatch.setattr(fetch_http, "MAX_BODY_BYTES", 1_000_000)
+        with pytest.raises(FetchError, match="response over 1000000 bytes"):
+            asyncio.run(get(url))

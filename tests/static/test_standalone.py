@@ -208,3 +208,30 @@ def test_standalone_rejects_a_bad_level_file(tmp_path, bad, message):
         text=True,
     )
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_standalone_survives_a_hostile_endpoint(tmp_path):
+    """A body that never ends, JSON nested past any parser, and an answer quoting the API key:
+    error rows and a scrubbed answer, the run ends with its summary (it used to hang, crash or
+    store the key)."""
+    export = tmp_path / "export"
+    assert ladderbench("export", "standalone", str(export)).returncode == 0
+    key = "sk-standalone-canary-123456"
+    faults = {"9 + 6": "endless", "closest to the Sun": "nested"}
+
+    def fault(prompt: str, seen: int) -> str | None:
+        return next((kind for text, kind in faults.items() if text in prompt), None)
+
+    with FakeOpenAI(reply=lambda prompt: f"A (my key is {key})", fault=fault) as server:
+        proc = run_standalone(
+            export / "run_ladderbench.py", "--model", "m", "--base-url", server.base_url,
+            "--api-key", key, "--levels", "1", "--retries", "0", "--out-dir", str(tmp_path),
+        )  # fmt: skip
+    assert proc.returncode == 3, proc.stderr
+    (out,) = tmp_path.glob("results_m_*.jsonl")
+    rows, summary = read_jsonl(out)
+    errors = {r["id"]: r["error"] for r in rows if r["error"]}
+    assert len(errors) == 2 and summary["errors"] == 2
+    assert any("response over" in e for e in errors.values())
+    assert any("not an OpenAI chat completion" in e for e in errors.values())
+    assert key not in out.read_text() and "***" in out.read_text()

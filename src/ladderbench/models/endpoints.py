@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 OPENAI_URL = "https://api.openai.com/v1"
 OLLAMA_PORT = 11434
+MIN_SECRET_CHARS = 8  # shorter keys ("EMPTY", "x") are placeholders, left in answers
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # --max-response-bytes: a body is read up to this, no more
 
 

@@ -23,13 +23,18 @@ from urllib.parse import urlsplit
 import aiohttp
 
 from ladderbench.errors import UserError
+from ladderbench.httpbody import read_capped
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, Request
-from ladderbench.models.endpoints import MAX_RESPONSE_BYTES, public_url, server_ms
+from ladderbench.models.endpoints import (
+    MAX_RESPONSE_BYTES,
+    MIN_SECRET_CHARS,
+    public_url,
+    server_ms,
+)
 
 WAIT_BUDGET_S = 300.0  # all the waits between the tries of one attempt, Retry-After included
 MAX_BACKOFF_S = 60.0
-MIN_SECRET_CHARS = 8  # shorter keys ("EMPTY", "x") are placeholders, left in answers
 MAX_TOKEN_COUNT = 2**53  # larger "usage" counts are garbage, and not exact in JSON readers
 
 
@@ -185,19 +190,14 @@ class OpenAIAdapter(ModelAdapter):
         return payload
 
     async def _read_capped(self, resp: aiohttp.ClientResponse) -> bytes:
-        """The body, read chunk by chunk and given up on past ``max_response_bytes``: a server
-        that streams forever costs the cap in memory, not all it can send before the timeout."""
-        cap = self.max_response_bytes
-        if resp.content_length is not None and resp.content_length > cap:
-            raise GaveUpError(f"response over {cap} bytes (Content-Length {resp.content_length})")
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in resp.content.iter_chunked(64 * 1024):
-            size += len(chunk)
-            if size > cap:
-                raise GaveUpError(f"response over {cap} bytes; see --max-response-bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
+        """The body, given up on past ``max_response_bytes`` (not retried: at fixed settings a
+        model that rambles rambles again)."""
+        body = await read_capped(resp, self.max_response_bytes)
+        if body is None:
+            raise GaveUpError(
+                f"response over {self.max_response_bytes} bytes; see --max-response-bytes"
+            )
+        return body
 
     async def _post_once(self, payload: dict[str, Any]) -> Completion:
         started = time.perf_counter()

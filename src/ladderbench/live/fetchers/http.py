@@ -30,6 +30,7 @@ from tenacity.wait import wait_exponential
 
 from ladderbench import __version__
 from ladderbench.errors import UserError
+from ladderbench.httpbody import read_capped
 
 USER_AGENT = (
     f"ladderbench/{__version__} (live fetch: dated fresh material for a contamination-limited "
@@ -136,8 +137,8 @@ class Http:
                     raise TransientError(f"HTTP {resp.status}", hint)
                 if resp.status >= 400:
                     raise FetchError(f"{url}: HTTP {resp.status}")
-                body = await resp.content.read(MAX_BODY_BYTES + 1)
-                if len(body) > MAX_BODY_BYTES:
+                body = await read_capped(resp, MAX_BODY_BYTES)
+                if body is None:
                     raise FetchError(f"{url}: response over {MAX_BODY_BYTES} bytes")
                 return decode(body, resp.charset)
         except aiohttp.ClientConnectorError as exc:
