@@ -16,6 +16,8 @@ def json_object(path: Path, lineno: int, line: str | bytes) -> dict[str, Any]:
     """One line parsed as a JSON object; anything else is a one-line UserError naming the line."""
     try:
         obj = json.loads(line)
+    except RecursionError:
+        raise UserError(f"{path}:{lineno}: JSON nested too deeply") from None
     except ValueError as exc:
         reason = getattr(exc, "msg", None)
         raise UserError(
