@@ -402,6 +402,28 @@ def test_runs_in_own_namespaces() -> None:
     assert ISO.prefix[0].endswith("unshare") and "--net" in ISO.prefix
 
 
+@needs_namespaces
+@pytest.mark.parametrize("broken", ["no mount program", "the mount fails"])
+def test_without_private_mounts_runs_fall_back_and_say_why(
+    monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    if broken == "no mount program":
+        which = shutil.which
+        monkeypatch.setattr(
+            shutil,
+            "which",
+            lambda name, path=None: None if name == "mount" else which(name, path=path),
+        )
+    else:
+        monkeypatch.setattr(sandbox, "_MOUNT_STEP", "echo 'mount: permission denied' >&2; exit 32")
+    iso = sandbox._find_isolation()
+    assert iso.namespaces and not iso.private_mounts
+    assert "no private mounts: " in iso.note and "\n" not in iso.note, iso.note
+    assert ("'mount'" if broken == "no mount program" else "permission denied") in iso.note
+    monkeypatch.setattr(sandbox, "_ISOLATION", iso)
+    assert check("def f(x):\n    return x * x\n").passed
+
+
 # ---------------------------------------------------------------- no namespaces
 
 
