@@ -62,6 +62,9 @@ def exits(case, answer):
 def raises(case, answer):
     raise RuntimeError("line one\\nline two")
 
+def markup(case, answer):
+    raise RuntimeError("[/red] is not markup here")
+
 not_callable = 3
 """
 
@@ -134,7 +137,7 @@ def workdir(tmp_path: Path) -> Path:
     (tmp_path / "broken_syntax.py").write_text("def f(:\n")
     (tmp_path / "broken_import.py").write_text("1 / 0\n")
     (tmp_path / "exits_on_import.py").write_text("raise SystemExit(0)\n")
-    (tmp_path / "rungs.jsonl").write_text(lines(*ladder_of()))
+    (tmp_path / "rungs.jsonl").write_text(lines(*ladder_of(case_id="[/bold] c", defect="[/x]")))
     return tmp_path
 
 
@@ -182,6 +185,7 @@ HELD = [
     "pair_of_junk",
     "exits",
     "raises",
+    "markup",
 ]
 
 
