@@ -103,6 +103,7 @@ import pwd
 import re
 import secrets
 import select
+import shlex
 import shutil
 import signal
 import stat
@@ -388,7 +389,7 @@ def _probe(iso: Isolation) -> str | None:
     fields = done.stdout.split()
     if len(fields) != 4 or fields[0] != "1" or fields[1] == ours:
         return "the probe was not isolated"
-    if iso.mount and (int(fields[2]) > 2 or int(fields[3]) != _PROBE_BYTES):
+    if iso.mount and (fields[2] not in ("1", "2") or fields[3] != str(_PROBE_BYTES)):
         return f"the probe saw {fields[2]} processes and a {fields[3]}-byte work directory"
     return None
 
@@ -450,7 +451,7 @@ def _private_mounts(
     if drop is None:
         flags = ["--user", "--map-root-user", *flags]
         tail = [setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"]
-    step = (shell, "-c", _MOUNT_STEP.replace("MOUNT", mount), "ladderbench-mount")
+    step = (shell, "-c", _MOUNT_STEP.replace("MOUNT", shlex.quote(mount)), "ladderbench-mount")
     made = "unshare " + " ".join(flags) + ", a tmpfs work directory"
     iso = Isolation((unshare, *flags, "--", *tail), True, drop, made, step)
     return _probe(iso) or iso
