@@ -506,6 +506,12 @@ def probe_command(
         Path | None, typer.Option(help="Judge template with {question} {reference} {answer}.")
     ] = None,
     repeats: Annotated[int, typer.Option(min=1, help="Grades per rung.")] = 3,
+    grader_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.01, help="Seconds one call of a module:function grader may take (then: error)."
+        ),
+    ] = 30.0,
     out: Annotated[
         Path | None, typer.Option(help="Write the ledger, audit and gate as JSON.")
     ] = None,
@@ -534,7 +540,7 @@ def probe_command(
     if grade is not None:
         from ladderbench.probe import probe, resolve
 
-        ledger = probe(rungs, resolve(grade), repeats, grade)
+        ledger = probe(rungs, resolve(grade, grader_timeout), repeats, grade)
     else:
         ledger = _judge_ledger(
             rungs,

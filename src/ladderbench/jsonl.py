@@ -17,7 +17,7 @@ def json_object(path: Path, lineno: int, line: str | bytes) -> dict[str, Any]:
     try:
         obj = json.loads(line)
     except RecursionError:
-        raise UserError(f"{path}:{lineno}: not valid JSON (nested too deeply)") from None
+        raise UserError(f"{path}:{lineno}: JSON nested too deeply") from None
     except ValueError as exc:
         reason = getattr(exc, "msg", None)
         raise UserError(

@@ -3,10 +3,15 @@ the shown function by independent SymPy work; near-miss answers fail, other nota
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
+import threading
+import time
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -15,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from task_checks import INDICES, RELEASE, make_question, record
 
+import ladderbench
 from ladderbench.live.base import Question
 from ladderbench.live.tasks.amps_hard import (
     SUBTASKS,
@@ -672,3 +678,46 @@ def test_harder_questions_are_the_same_bytes_under_other_hash_seeds() -> None:
     expected = ",".join(_digest_at(d) for d in (3, 7))
     for seed in ("0", "4242"):
         assert python_output(code, hash_seed=seed, path=here) == expected
+
+
+def _cpu_seconds_of_descendants(pid: int) -> float:
+    """User + system CPU seconds of every living descendant of pid (from /proc)."""
+    total, stack = 0.0, [pid]
+    while stack:
+        parent = stack.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children", encoding="ascii") as handle:
+                    children = [int(n) for n in handle.read().split()]
+            except OSError:
+                continue
+            for child in children:
+                stack.append(child)
+                try:
+                    with open(f"/proc/{child}/stat", encoding="ascii") as handle:
+                        fields = handle.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def test_a_check_past_its_limit_leaves_nothing_burning() -> None:
+    """Issue #16: ``(x+1)**700*(x+3)**700`` scored 0 after 2 s while an abandoned thread burnt
+    CPU for ~100 s. The check runs in a child that is killed at the limit: after the verdict no
+    thread of ours and no process we started is still busy."""
+    ladder = Path(ladderbench.__file__).parent / "probe" / "ladders" / "live.amps_hard.jsonl"
+    rows = [json.loads(line) for line in ladder.read_text().splitlines() if line.strip()]
+    factor = next(row for row in rows if row["subtask"] == "factor")
+    threads = threading.active_count()
+    verdict = TASK.score(factor, "<solution>(x+1)**700*(x+3)**700</solution>")
+    assert verdict.score == 0.0
+    assert threading.active_count() == threads
+    ours, theirs = time.process_time(), _cpu_seconds_of_descendants(os.getpid())
+    time.sleep(1.0)
+    assert time.process_time() - ours < 0.2
+    assert _cpu_seconds_of_descendants(os.getpid()) - theirs < 0.2

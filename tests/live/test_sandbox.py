@@ -10,10 +10,12 @@ write check that nothing appeared outside.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -28,6 +30,9 @@ ISO = isolation()
 ROOT = os.geteuid() == 0
 needs_namespaces = pytest.mark.skipif(not ISO.namespaces, reason=f"no namespaces: {ISO.note}")
 needs_root = pytest.mark.skipif(not ROOT, reason="the user switch happens only as root")
+needs_private_mounts = pytest.mark.skipif(
+    not ISO.private_mounts, reason=f"no private mounts: {ISO.note}"
+)
 
 # One hidden test: f(3) must return 9. Every escape attempt below returns something else.
 SQUARE = [([3], 9)]
@@ -243,6 +248,76 @@ def test_huge_file_is_cut_short() -> None:
         assert "File too large" in repr(report.run)
 
 
+# The attack of issue #16: the hook's PermissionError carries its frame in the traceback, and
+# there the counter of files opened for writing; rewritten, 200 files of 1 MiB each follow.
+LIFT_THE_COUNTER_AND_FILL = """
+def f(x):
+    try:
+        for i in range(40):
+            open("probe%d" % i, "w").close()
+    except PermissionError as exc:
+        tb = exc.__traceback__
+        while tb is not None:
+            cell = tb.tb_frame.f_locals.get("writes")
+            if type(cell) is list:
+                cell[0] = -10**9
+            tb = tb.tb_next
+    written = 0
+    for i in range(200):
+        try:
+            with open("fill%d" % i, "wb") as h:
+                h.write(b"x" * 2**20)
+                h.flush()
+        except OSError:
+            break
+        written += 2**20
+    return written
+"""
+
+
+def _peak_bytes_under(root: str, stop: threading.Event, peak: list[int]) -> None:
+    while not stop.is_set():
+        total = 0
+        for folder, _dirs, files in os.walk(root):
+            for name in files:
+                with contextlib.suppress(OSError):
+                    total += os.lstat(os.path.join(folder, name)).st_size
+        peak[0] = max(peak[0], total)
+        time.sleep(0.01)
+
+
+@needs_private_mounts
+def test_the_write_cap_holds_when_the_hook_counter_is_rewritten() -> None:
+    """The total written is capped by the run's own tmpfs, which the code cannot reach: the
+    attack writes no more than the cap, and nothing of it lands on the host's disk."""
+    cap = 8 * 2**20
+    limits = Limits(cpu_seconds=2, wall_seconds=6.0, disk_bytes=cap)
+    for audit_hook in (True, False):
+        stop, peak = threading.Event(), [0]
+        watcher = threading.Thread(
+            target=_peak_bytes_under, args=(sandbox.RUN_ROOT, stop, peak), daemon=True
+        )
+        watcher.start()
+        try:
+            run = run_function(
+                LIFT_THE_COUNTER_AND_FILL, "f", [[3]], limits=limits, audit_hook=audit_hook
+            )
+        finally:
+            stop.set()
+            watcher.join()
+        assert run.status == "completed", run
+        assert 0 < run.outcomes[0].value <= cap, run
+        assert peak[0] < 2**20, f"{peak[0]} bytes reached the host's temporary folder"
+
+
+@needs_private_mounts
+def test_proc_shows_only_the_runs_processes() -> None:
+    code = "import os\ndef f():\n    return [p for p in os.listdir('/proc') if p.isdigit()]\n"
+    run = run_function(code, "f", [[]], limits=FAST, audit_hook=False, extra_modules=["os"])
+    pids = run.outcomes[0].value
+    assert "1" in pids and len(pids) <= 2, pids  # the supervisor and the worker
+
+
 def test_writing_outside_fails() -> None:
     target = Path(tempfile.mkdtemp(prefix="sandbox-canary-"))
     try:
@@ -325,6 +400,28 @@ def test_runs_in_own_namespaces() -> None:
     run = run_function(code, "f", [[]], limits=FAST)
     assert run.outcomes[0].value > 1  # the worker; the supervisor is PID 1
     assert ISO.prefix[0].endswith("unshare") and "--net" in ISO.prefix
+
+
+@needs_namespaces
+@pytest.mark.parametrize("broken", ["no mount program", "the mount fails"])
+def test_without_private_mounts_runs_fall_back_and_say_why(
+    monkeypatch: pytest.MonkeyPatch, broken: str
+) -> None:
+    if broken == "no mount program":
+        which = shutil.which
+        monkeypatch.setattr(
+            shutil,
+            "which",
+            lambda name, path=None: None if name == "mount" else which(name, path=path),
+        )
+    else:
+        monkeypatch.setattr(sandbox, "_MOUNT_STEP", "echo 'mount: permission denied' >&2; exit 32")
+    iso = sandbox._find_isolation()
+    assert iso.namespaces and not iso.private_mounts
+    assert "no private mounts: " in iso.note and "\n" not in iso.note, iso.note
+    assert ("'mount'" if broken == "no mount program" else "permission denied") in iso.note
+    monkeypatch.setattr(sandbox, "_ISOLATION", iso)
+    assert check("def f(x):\n    return x * x\n").passed
 
 
 # ---------------------------------------------------------------- no namespaces

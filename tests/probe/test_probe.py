@@ -97,6 +97,23 @@ def test_grader_errors_are_recorded_not_raised():
     assert audit(ledger).cases[0].errors == 2
 
 
+def test_a_grader_that_errors_on_some_rungs_is_held():
+    """The issue's grader raised on 6 of 9 rungs and passed: its scored rungs were monotone."""
+    rungs = ladder("a", ANSWERS[:3]) + ladder("b", ANSWERS[:3]) + ladder("c", ANSWERS[:3])
+
+    def raises_above_level_0(case, answer):
+        if answer != ANSWERS[0][0]:
+            raise KeyError("gold")
+        return 0.0
+
+    ledger = probe(rungs, raises_above_level_0, repeats=2)
+    verdict = gate(ledger, audit(ledger))
+    assert not verdict.passed
+    assert verdict.reasons == ["6 of 9 rungs errored (first: case a level 1: KeyError: 'gold')"]
+    one_bad_score = probe(ladder(), lambda case, answer: float("nan") if "b" in answer else 0.0)
+    assert not gate(one_bad_score, audit(one_bad_score)).passed
+
+
 @pytest.mark.parametrize(
     "value, score, reason",
     [

@@ -29,7 +29,9 @@ class Channel:
 
 
 # The audit hook's source: its constants are compiled into it and the builtins it calls are bound
-# as defaults when it is made, so patching modules or ``builtins`` cannot loosen it.
+# as defaults when it is made, so patching modules or ``builtins`` cannot loosen it. Its count of
+# files opened for writing is reachable by the code (the hook's frame is in the traceback of the
+# PermissionError it raises), so it is a tripwire only: the run's tmpfs caps what is written.
 HOOK = """
 def make(PermissionError=PermissionError, ModuleNotFoundError=ModuleNotFoundError, type=type,
          str=str, bytes=bytes, int=int, len=len, writes=[0]):

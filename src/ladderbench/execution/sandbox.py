@@ -12,9 +12,11 @@ Design (one answer = one run):
    The result line carries a random per-run nonce ("RESULT <nonce> <values>") only to tell it
    from anything else that lands in the file; soundness does not rest on the nonce being secret.
 
-2. **Processes.** ``[unshare --net --pid --fork --kill-child --] [setpriv --no-new-privs --]
-   python -I -S -B harness.py JOB RESULT`` runs in a new session (its own process group) with a
-   fresh empty directory as cwd, stdin and stdout/stderr on /dev/null and a minimal environment
+2. **Processes.** ``[unshare --net --pid --mount --fork --kill-child --mount-proc --]
+   [sh -c MOUNT-STEP] [setpriv --no-new-privs --] python -I -S -B harness.py JOB RESULT`` runs in
+   a new session (its own process group) with a fresh empty directory as cwd (in the run's own
+   mount namespace, a tmpfs mounted on it: see 3), stdin and stdout/stderr on /dev/null and a
+   minimal environment
    (no inherited secrets such as OPENAI_API_KEY). The harness is a *supervisor*: it reads the job,
    pre-imports the allowed standard-library modules the code names, and forks one *worker* that
    sets the resource limits, drops privileges, installs an audit hook, and only then compiles and
@@ -32,21 +34,35 @@ Design (one answer = one run):
    RLIMIT_CPU (CPU seconds; SIGXCPU then SIGKILL), RLIMIT_AS (address space, 512 MiB:
    allocations beyond it raise MemoryError), RLIMIT_FSIZE (1 MiB per file; Python ignores
    SIGXFSZ so writes fail with EFBIG), RLIMIT_NPROC (16 processes of the sandbox user),
-   RLIMIT_NOFILE (32), RLIMIT_CORE (0); plus the parent's wall-clock timeout.
+   RLIMIT_NOFILE (32), RLIMIT_CORE (0); plus the parent's wall-clock timeout. The total written
+   is capped by the filesystem: the work directory is a tmpfs of ``Limits.disk_bytes`` (32 MiB,
+   4096 files) mounted by the mount step inside the run's own mount namespace, so writes beyond
+   it fail with ENOSPC, nothing reaches the host's disk, and the mount is gone with the namespace.
+   The run's /proc is its own too (``--mount-proc``): it shows the run's processes only. None of
+   these limits lives in state the code can reach: the hook's count of files opened for writing
+   (below) can be rewritten from inside (its frame is in the traceback of its own
+   PermissionError), so it is a tripwire, not the cap.
 
 4. **As root** (here and in CI) RLIMIT_NPROC would be ignored and every file readable, so the
    worker drops to the ``nobody`` user (``setgroups([])``, ``setgid``, ``setuid``; it checks that
    it cannot regain root) after setting the limits; the work directory is handed to that user, and
    ``setpriv --no-new-privs`` stops it from gaining privileges through set-uid programs. The
    supervisor stays root, so the worker can neither signal nor trace it. **As a normal user**
-   there is no other user to switch to: ``unshare --user`` makes the namespaces without
-   privileges, and the worker keeps the caller's uid, so only the audit hook (below) guards that
-   user's files.
+   there is no other user to switch to: ``unshare --user --map-root-user`` makes the namespaces
+   without privileges (the caller is root inside, so the mount step may mount), and ``setpriv``
+   empties the capability bounding set before the interpreter starts, so neither supervisor nor
+   worker holds a capability (they cannot unmount the tmpfs); the worker keeps the caller's
+   files' access, so only the audit hook (below) guards that user's files.
 
 5. **No network.** The run gets its own network namespace (only a loopback device, down), made by
-   util-linux ``unshare``: ``--net --pid`` as root, ``--user --net --pid`` otherwise. Whether it
-   works is checked once per process (a probe must see PID 1 and a network namespace other than
-   ours) and cached. Where it does not work, running untrusted code raises a one-line
+   util-linux ``unshare``: ``--net --pid --mount`` as root, with ``--user --map-root-user``
+   otherwise. Whether it works is checked once per process (a probe must see PID 1, a network
+   namespace other than ours, only its own process in /proc and a tmpfs of the size it asked
+   for) and cached. Where the mount namespace or the mount step does not work (no ``mount`` or
+   ``setpriv``, or the kernel refuses), the run falls back to ``--net --pid`` without private
+   mounts: the work directory is then a folder of the host's temporary directory, capped per
+   file by RLIMIT_FSIZE and in number by the hook only, and ``Isolation.note`` says why in one
+   line. Where the namespaces do not work at all, running untrusted code raises a one-line
    ``UserError`` unless the caller passes ``allow_unsafe=True`` or runs inside
    ``unsafe_allowed(True)`` (the live suite does, when its config says ``--unsafe-allow-code``);
    then the run has the limits, the user switch and the hook, but no namespaces.
@@ -58,17 +74,22 @@ Design (one answer = one run):
    (``system``, ``exec*``, ``fork``, ``posix_spawn``, ``kill``, ``killpg``, ``chdir``...),
    ``socket.*``, ``subprocess.*``, ``ctypes.*``, ``_thread.*``, ``signal.*``, ``resource.*``,
    ``gc.*``, ``marshal.*``, ``code.__new__``, ``sys.settrace``/``setprofile``/``addaudithook`` and
-   *every* import are refused. Imports are not needed: the supervisor pre-imports, before the
-   fork, the modules of ``ALLOWED_MODULES`` that the code names (so a user that cannot read the
-   standard library, such as ``nobody`` when Python lives under /root, still has them); anything
-   else raises ModuleNotFoundError, in every environment alike. Paths are normalised lexically
+   every import that would load a module are refused. A module already in ``sys.modules`` is
+   handed out without that event, so the code can import what the interpreter and the harness
+   loaded (``os``, ``posix``, ``_thread``, ``_imp``, ``gc``, ``io``, ``marshal``, ``resource``...):
+   their audited functions are refused by event, the rest (``os.getpid``, say) are not. The
+   supervisor pre-imports, before the fork, the modules of ``ALLOWED_MODULES`` that the code
+   names (so a user that cannot read the standard library, such as ``nobody`` when Python lives
+   under /root, still has them); any module not loaded raises ModuleNotFoundError, in every
+   environment alike. Paths are normalised lexically
    (relative ones against the work directory); no symlink can be made to lead elsewhere, since
    ``os.symlink`` is refused.
 
 What the hook cannot stop, the operating system does: a crafted interpreter crash could in
 principle bypass the hook, but then the code is still ``nobody`` (as root) in namespaces without
-network, limited by rlimits and killed with its namespace. World-writable places such as /tmp are
-writable by ``nobody``; only the hook keeps the code out of them.
+network, limited by rlimits and the tmpfs, and killed with its namespace. World-writable places
+such as /tmp are writable by ``nobody``; only the hook keeps the code out of them (issue #19 is
+the full unprivileged boundary).
 """
 
 from __future__ import annotations
@@ -82,6 +103,7 @@ import pwd
 import re
 import secrets
 import select
+import shlex
 import shutil
 import signal
 import stat
@@ -164,6 +186,7 @@ class Limits:
     wall_seconds: float = 6.0
     memory_bytes: int = 512 * 2**20
     file_bytes: int = 2**20
+    disk_bytes: int = 32 * 2**20  # all files together: the size of the run's own tmpfs
     processes: int = 16
     open_files: int = 32
     result_bytes: int = 2 * 2**20  # the most the parent reads back
@@ -171,7 +194,8 @@ class Limits:
     def __post_init__(self) -> None:
         if self.cpu_seconds < 1 or self.wall_seconds <= 0:
             raise ValueError("sandbox limits: cpu_seconds must be >= 1 and wall_seconds > 0")
-        if min(self.memory_bytes, self.file_bytes, self.processes, self.open_files) < 1:
+        sizes = (self.memory_bytes, self.file_bytes, self.disk_bytes, self.processes)
+        if min(*sizes, self.open_files) < 1:
             raise ValueError("sandbox limits must be positive")
 
 
@@ -219,10 +243,27 @@ class TestReport:
 class Isolation:
     """How runs are isolated on this machine (found once per process)."""
 
-    prefix: tuple[str, ...]  # the command put before the interpreter
+    prefix: tuple[str, ...]  # the command put before the interpreter (unshare ... --, setpriv)
     namespaces: bool  # own network and PID namespace
     drop_to: tuple[int, int] | None  # (uid, gid) the worker switches to, when running as root
     note: str  # why there are no namespaces, or how they are made
+    # The mount step, when the run has its own mount namespace: a shell that mounts a tmpfs of
+    # the run's size on the work directory, enters it and execs the rest. Empty: no such step,
+    # and then the work directory is on the host's disk (note says why).
+    mount: tuple[str, ...] = ()
+
+    @property
+    def private_mounts(self) -> bool:
+        """A tmpfs of limited size as the work directory and a /proc of the run's processes."""
+        return bool(self.mount)
+
+    def command(self, work: Path, limits: Limits) -> list[str]:
+        """What runs the interpreter: the namespaces, the mount step, then the rest of prefix."""
+        if not self.mount:
+            return list(self.prefix)
+        cut = self.prefix.index("--") + 1
+        options = _tmpfs_options(limits.disk_bytes, self.drop_to)
+        return [*self.prefix[:cut], *self.mount, str(work), options, *self.prefix[cut:]]
 
 
 # ---------------------------------------------------------------- the harness (runs in the child)
@@ -284,7 +325,24 @@ _ISOLATION: Isolation | None = None
 RUN_ROOT: str | None = None  # where run directories are made (None: the system's temp folder)
 _LOCK = threading.Lock()
 _SEARCH_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
-_PROBE = "import os; print(os.getpid(), os.readlink('/proc/self/ns/net'))"
+# The probe prints its PID, network namespace, how many processes its /proc shows and the size
+# of the filesystem of its working directory.
+_PROBE = (
+    "import os; v = os.statvfs('.'); "
+    "print(os.getpid(), os.readlink('/proc/self/ns/net'), "
+    "sum(p.isdigit() for p in os.listdir('/proc')), v.f_blocks * v.f_frsize)"
+)
+_PROBE_BYTES = 2**20
+# The mount step (see Isolation.mount): $1 the work directory, $2 the tmpfs options.
+_MOUNT_STEP = 'MOUNT -t tmpfs -o "$2" ladderbench "$1" && cd "$1" && shift 2 && exec "$@"'
+
+
+def _tmpfs_options(size: int, owner: tuple[int, int] | None) -> str:
+    """A tmpfs of ``size`` bytes, a few thousand files at most, nothing executable or set-uid."""
+    options = f"size={size},nr_inodes=4096,mode=0700,nosuid,nodev,noexec"
+    if owner is not None:
+        options += f",uid={owner[0]},gid={owner[1]}"
+    return options
 
 
 @contextlib.contextmanager
@@ -306,26 +364,33 @@ def _sandbox_user() -> tuple[int, int]:
         return 65534, 65534
 
 
-def _probe(prefix: list[str]) -> str | None:
-    """None when prefix gives a new PID and network namespace, else why not."""
+def _probe(iso: Isolation) -> str | None:
+    """None when iso gives a new PID and network namespace (and, with a mount step, a private
+    /proc and a tmpfs of the asked size as working directory), else why not."""
+    limits = Limits(disk_bytes=_PROBE_BYTES)
     try:
         ours = os.readlink("/proc/self/ns/net")
-        done = subprocess.run(
-            [*prefix, sys.executable, "-I", "-S", "-B", "-c", _PROBE],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            stdin=subprocess.DEVNULL,
-            env={"PATH": _SEARCH_PATH},
-        )
+        with tempfile.TemporaryDirectory(prefix="ladderbench-probe-", dir=RUN_ROOT) as work:
+            os.chmod(work, 0o755)
+            done = subprocess.run(
+                [*iso.command(Path(work), limits), sys.executable, "-I", "-S", "-B", "-c", _PROBE],
+                capture_output=True,
+                text=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+                env={"PATH": _SEARCH_PATH},
+                cwd=work,
+            )
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if done.returncode != 0:
         lines = (done.stderr or "").strip().splitlines()
         return lines[-1] if lines else f"exit status {done.returncode}"
     fields = done.stdout.split()
-    if len(fields) != 2 or fields[0] != "1" or fields[1] == ours:
+    if len(fields) != 4 or fields[0] != "1" or fields[1] == ours:
         return "the probe was not isolated"
+    if iso.mount and (fields[2] not in ("1", "2") or fields[3] != str(_PROBE_BYTES)):
+        return f"the probe saw {fields[2]} processes and a {fields[3]}-byte work directory"
     return None
 
 
@@ -339,6 +404,8 @@ def isolation() -> Isolation:
 
 
 def _find_isolation() -> Isolation:
+    """The strongest isolation this machine allows: namespaces with private mounts, namespaces
+    alone, or none (each step down says why in ``note``)."""
     root = os.geteuid() == 0
     drop = _sandbox_user() if root else None
     setpriv = shutil.which("setpriv", path=_SEARCH_PATH)
@@ -346,16 +413,48 @@ def _find_isolation() -> Isolation:
     unshare = shutil.which("unshare", path=_SEARCH_PATH)
     if unshare is None:
         return Isolation(tuple(tail), False, drop, "util-linux 'unshare' is not installed")
+    private = _private_mounts(unshare, setpriv, drop)
+    if isinstance(private, Isolation):
+        return private
     flags = ["--net", "--pid", "--fork", "--kill-child"]
     if not root:
         flags = ["--user", *flags]
-    made = "unshare " + " ".join(flags)
-    problem = _probe([unshare, *flags, "--", *tail])
-    if problem is None:
-        return Isolation((unshare, *flags, "--", *tail), True, drop, made)
-    if tail and _probe([unshare, *flags, "--"]) is None:  # setpriv was the trouble
-        return Isolation((unshare, *flags, "--"), True, drop, made + " (without setpriv)")
+    made = "unshare " + " ".join(flags) + f" (no private mounts: {private})"
+    candidates = [Isolation((unshare, *flags, "--", *tail), True, drop, made)]
+    if tail:  # setpriv may be the trouble
+        candidates.append(
+            Isolation((unshare, *flags, "--"), True, drop, made + ", without setpriv")
+        )
+    problem = ""
+    for candidate in candidates:
+        problem = _probe(candidate) or ""
+        if not problem:
+            return candidate
     return Isolation(tuple(tail), False, drop, f"{made} failed: {problem}")
+
+
+def _private_mounts(
+    unshare: str, setpriv: str | None, drop: tuple[int, int] | None
+) -> Isolation | str:
+    """Namespaces with a mount namespace of the run's own: a size-limited tmpfs as its work
+    directory and a /proc that shows only its processes; else why not.
+
+    Without root the user namespace maps the caller to root, so that the mount step may mount;
+    setpriv then empties the capability bounding set, so that the code cannot unmount it.
+    """
+    mount = shutil.which("mount", path=_SEARCH_PATH)
+    shell = shutil.which("sh", path=_SEARCH_PATH)
+    if mount is None or shell is None or setpriv is None:
+        return "util-linux 'mount', 'setpriv' or a shell is missing"
+    flags = ["--net", "--pid", "--mount", "--fork", "--kill-child", "--mount-proc"]
+    tail = [setpriv, "--no-new-privs", "--"]
+    if drop is None:
+        flags = ["--user", "--map-root-user", *flags]
+        tail = [setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"]
+    step = (shell, "-c", _MOUNT_STEP.replace("MOUNT", shlex.quote(mount)), "ladderbench-mount")
+    made = "unshare " + " ".join(flags) + ", a tmpfs work directory"
+    iso = Isolation((unshare, *flags, "--", *tail), True, drop, made, step)
+    return _probe(iso) or iso
 
 
 def _check_allowed(iso: Isolation, allow_unsafe: bool | None) -> None:
@@ -550,7 +649,7 @@ def run_function(
         for name in ("job", "harness.py"):
             os.chmod(base / name, 0o600)
         command = [
-            *iso.prefix,
+            *iso.command(work, limits),
             sys.executable,
             "-I",
             "-S",

@@ -67,7 +67,9 @@ def gate(
     min_cited_ratio: float = 0.9,
     coverage: float | None = None,
 ) -> GateResult:
-    """Hold when too many cases invert, or (for graders that give reasons) too few cite evidence."""
+    """Hold when too many cases invert, when (for graders that give reasons) too few cite
+    evidence, or when any rung could not be graded: a grader that raised or returned a non-score
+    has no score to audit there, so its other rungs cannot vouch for it (the threshold is 0)."""
     graded = [row for row in ledger.rows if row.median is not None]
     cited = (
         sum(row.cited for row in graded) / len(graded) if ledger.gives_reasons and graded else None
@@ -83,6 +85,13 @@ def gate(
         reasons.append(f"cited ratio {100 * cited:.1f}% is below {100 * min_cited_ratio:.1f}%")
     if not graded:
         reasons.append("no rung could be graded")
+    errored = [row for row in ledger.rows if row.error]
+    if errored:
+        first = errored[0]
+        reasons.append(
+            f"{len(errored)} of {len(ledger.rows)} rungs errored (first: case {first.case_id} "
+            f"level {first.level}: {' '.join((first.error or '').split())})"
+        )
     return GateResult(
         passed=not reasons,
         inversion_rate=rate,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import math
+import pickle
+import reprlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
+from ladderbench.execution.limits import call_with_time_limit
 from ladderbench.grading.scorer import Scorer
 from ladderbench.items import Item, Verdict
 from ladderbench.registry import Registry
 
 GradeFn = Callable[[dict[str, Any], str], Any]
+
+GRADER_TIMEOUT_S = 30.0  # the default limit of one call of a user's grader
 
 
 @dataclass(frozen=True)
@@ -45,9 +50,11 @@ def coerce(result: Any) -> Grade:
     else:
         score = result
     if isinstance(score, bool) or not isinstance(score, (int, float)):
-        raise GraderOutputError(f"grader returned {type(score).__name__} {score!r}, not a number")
+        raise GraderOutputError(
+            f"grader returned {type(score).__name__} {reprlib.repr(score)}, not a number"
+        )
     if math.isnan(score) or not 0.0 <= score <= 1.0:
-        raise GraderOutputError(f"grader returned {score!r}: scores must be in [0, 1]")
+        raise GraderOutputError(f"grader returned {reprlib.repr(score)}: scores must be in [0, 1]")
     return Grade(float(score), reason)
 
 
@@ -59,12 +66,21 @@ class Grader:
     scorer: Scorer
 
 
-def from_callable(fn: GradeFn, name: str | None = None) -> Grader:
+def from_callable(fn: GradeFn, name: str | None = None, timeout: float | None = None) -> Grader:
     """A user's grader in the one shape: it reads the case context from ``item.record``, and what
-    it returns is read by ``coerce`` (a bad value raises ``GraderOutputError``)."""
+    it returns is read by ``coerce`` (a bad value raises ``GraderOutputError``).
+
+    With ``timeout``, each call runs in a child process that is killed after that many seconds
+    (``TimeLimitExceeded``, recorded on the rung like any error): a grader that hangs cannot hang
+    the probe, nor keep burning CPU after it. ``fn`` must then be picklable (module-level).
+    """
 
     def score(item: Item, response: str) -> Verdict:
-        grade = coerce(fn(item.record, response))
+        if timeout is None:
+            result = fn(item.record, response)
+        else:
+            result = call_with_time_limit(fn, item.record, response, seconds=timeout)
+        grade = coerce(result)
         return Verdict(
             extracted=None, score=grade.score, passed=grade.score >= 1.0, explanation=grade.reason
         )
@@ -85,8 +101,9 @@ def builtin_graders() -> dict[str, Grader]:
     return GRADERS.items()
 
 
-def load_callable(spec: str) -> Grader:
-    """``module:function`` from the current directory or the installed packages."""
+def load_callable(spec: str, timeout: float = GRADER_TIMEOUT_S) -> Grader:
+    """``module:function`` from the current directory or the installed packages, each call
+    limited to ``timeout`` seconds (see ``from_callable``)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UserError(f"--grade {spec!r}: expected module:function or a built-in grader name")
@@ -94,18 +111,27 @@ def load_callable(spec: str) -> Grader:
         sys.path.insert(0, str(Path.cwd()))
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UserError(f"--grade {spec!r}: cannot import {module_name!r} ({exc})") from None
+    except (Exception, SystemExit) as exc:  # the module's own code may raise anything
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+        raise UserError(f"--grade {spec!r}: cannot import {module_name!r} ({reason})") from None
     fn = getattr(module, attr, None)
     if not callable(fn):
         raise UserError(f"--grade {spec!r}: {module_name} has no callable {attr!r}")
-    return from_callable(fn, spec)
+    try:
+        pickle.dumps(fn)
+    except Exception as exc:
+        raise UserError(
+            f"--grade {spec!r}: {attr} must be a module-level function, since it runs in a child "
+            f"process with a time limit ({type(exc).__name__})"
+        ) from None
+    return from_callable(fn, spec, timeout)
 
 
-def resolve(spec: str) -> Grader:
-    """A built-in grader by name, or a callable by ``module:function``."""
+def resolve(spec: str, timeout: float = GRADER_TIMEOUT_S) -> Grader:
+    """A built-in grader by name, or a callable by ``module:function`` (each call limited to
+    ``timeout`` seconds; the built-in graders bound their own slow work)."""
     if ":" in spec:
-        return load_callable(spec)
+        return load_callable(spec, timeout)
     if spec not in GRADERS:
         raise UserError(
             f"--grade {spec!r}: no such built-in grader; use module:function or one of "

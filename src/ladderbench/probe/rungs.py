@@ -21,7 +21,7 @@ class Rung(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     case_id: str = Field(min_length=1)
-    level: int = Field(ge=0)
+    level: int = Field(ge=0, strict=True)  # true is not level 1, nor "2" level 2
     answer: str
     evidence: str | None = None
     defect: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ladderbench.probe.audit import AuditReport
@@ -24,7 +25,9 @@ def print_probe(
         report.cases,
         key=lambda c: (-len(c.inversions), c.tau if c.tau is not None else 2.0, c.case_id),
     )[:WORST]
-    table = Table(title=f"grader probe · {ledger.grader} · worst cases", title_justify="left")
+    table = Table(
+        title=f"grader probe · {escape(ledger.grader)} · worst cases", title_justify="left"
+    )
     for name in ("case", "rungs", "inversions", "rewarded defects", "tau-b", "spread", "flags"):
         table.add_column(name, justify="left" if name in ("case", "rewarded defects") else "right")
     for case in worst:
@@ -44,10 +47,10 @@ def print_probe(
             for inv in case.adjacent
         )
         table.add_row(
-            case.case_id,
+            escape(case.case_id),
             str(case.rungs),
             f"{len(case.inversions)} ({len(case.adjacent)} adjacent)",
-            rewarded or "-",
+            escape(rewarded) or "-",
             "-" if case.tau is None else f"{case.tau:.2f}",
             f"{case.spread:.2f}",
             ", ".join(flags) or "-",
@@ -57,8 +60,8 @@ def print_probe(
     if errored:
         first = errored[0]
         console.print(
-            f"[yellow]{len(errored)} rung(s) could not be graded; first: case {first.case_id} "
-            f"level {first.level}: {first.error}[/yellow]"
+            f"[yellow]{len(errored)} rung(s) could not be graded; first: case "
+            f"{escape(first.case_id)} level {first.level}: {escape(first.error or '')}[/yellow]"
         )
     parts = [
         f"{verdict.describe_inversions()}, limit {_pct(verdict.max_inversion_rate)}",
@@ -71,4 +74,4 @@ def print_probe(
     state = "[bold green]PASS[/bold green]" if verdict.passed else "[bold red]HOLD[/bold red]"
     console.print(f"{state}: " + "; ".join(parts))
     for reason in verdict.reasons:
-        console.print(f"  hold: {reason}")
+        console.print(f"  hold: {escape(reason)}")
