@@ -79,7 +79,7 @@ def test_build_layout_records_and_hold_back(tmp_path, toy_tasks):
         "removed": 0,
         "private": 2,
     }
-    lines = (tmp_path / "math" / "toy_add.jsonl").read_text().splitlines()
+    lines = (tmp_path / "math" / "toy_add.2026-12-01.jsonl").read_text().splitlines()
     record = json.loads(lines[0])
     assert {
         "question_id",
@@ -93,7 +93,7 @@ def test_build_layout_records_and_hold_back(tmp_path, toy_tasks):
         "a",
     } <= set(record)
     assert record["release_date"] == "2026-12-01" and record["removal_date"] == ""
-    assert (tmp_path / "private" / "math" / "toy_add.jsonl").exists()
+    assert (tmp_path / "private" / "math" / "toy_add.2026-12-01.jsonl").exists()
     with pytest.raises(UserError, match="already holds a live store"):
         build(tmp_path, "2026-12-01", Sources.empty())
 
@@ -140,8 +140,8 @@ def test_published_copy_without_private_folder_loads(tmp_path, toy_tasks):
     [
         (lambda d: (d / "manifest.json").unlink(), "not a live release folder"),
         (lambda d: (d / "manifest.json").write_text("{"), "manifest.json: not valid JSON"),
-        (lambda d: (d / "math" / "toy_add.jsonl").write_text("{}\n"), "sha256 does not match"),
-        (lambda d: (d / "math" / "toy_add.jsonl").unlink(), "listed in manifest.json but missing"),
+        (lambda d: (d / "math" / "toy_add.2026-12-01.jsonl").write_text("{}\n"), "sha256 does not match"),
+        (lambda d: (d / "math" / "toy_add.2026-12-01.jsonl").unlink(), "listed in manifest.json but missing"),
     ],
 )
 def test_malformed_store_is_one_line(tmp_path, toy_tasks, damage, message):
