@@ -14,13 +14,13 @@ import signal
 import time
 
 import pytest
+from test_release import toy_tasks  # noqa: F401 (a fixture)
 
 from ladderbench.errors import UserError
 from ladderbench.files import ExclusiveLock
 from ladderbench.live.base import Sources
 from ladderbench.live.release import MANIFEST, Store, build, refresh
 from ladderbench.live.suite import LiveSuite
-from test_release import toy_tasks  # noqa: F401 (a fixture)
 
 OLD, NEW = "2026-12-01", "2027-01-01"
 
@@ -235,7 +235,9 @@ def test_two_refreshes_in_two_processes(tmp_path, toy_tasks):  # noqa: F811
             os._exit(0)
     try:
         os.read(ready_r, 1)
-        with pytest.raises(UserError, match=rf"in use by another ladderbench process \(PID {pid}\)"):
+        with pytest.raises(
+            UserError, match=rf"in use by another ladderbench process \(PID {pid}\)"
+        ):
             refresh(tmp_path, NEW, Sources.empty(), [])
     finally:
         os.close(go_w)
@@ -283,3 +285,26 @@ def test_a_manifest_naming_a_file_outside_the_store_is_refused(
     with pytest.raises(UserError, match=message) as caught:
         Store.load(root)
     assert "\n" not in str(caught.value)
+
+
+def test_an_impossible_date_is_refused_wherever_a_release_is_taken(tmp_path, toy_tasks):  # noqa: F811
+    with pytest.raises(UserError, match="'2026-13-45': expected a date"):
+        build(tmp_path, "2026-13-45", Sources.empty(), per_task=4)
+    build(tmp_path, OLD, Sources.empty(), per_task=4)
+    with pytest.raises(UserError, match="'2027-02-30': expected a date"):
+        refresh(tmp_path, "2027-02-30", Sources.empty(), [])
+    with pytest.raises(UserError, match="--release '2026-12-32': expected a date"):
+        LiveSuite(tmp_path, release="2026-12-32")
+    assert contents(tmp_path)[0] == [OLD]
+
+
+def test_a_reader_that_raced_a_refresh_reads_the_new_release(tmp_path, stores, monkeypatch):
+    """A run read the manifest just before a refresh committed and removed the old files."""
+    import ladderbench.live.release as release
+
+    old, new, _ = stores
+    expected = contents(new)
+    stale = [(old / MANIFEST).read_text()]
+    real = release.read_text
+    monkeypatch.setattr(release, "read_text", lambda p: stale.pop() if stale else real(p))
+    assert contents(new) == expected and not stale

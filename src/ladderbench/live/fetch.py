@@ -72,9 +72,11 @@ class SourceReport:
 
 def parse_since(value: str, today: date | None = None) -> date:
     """``--since``: a YYYY-MM-DD date, not after today."""
-    try:
-        since = date.fromisoformat(value)
-    except ValueError:
+    from ladderbench.live.release import check_date
+
+    try:  # check_date refuses what fromisoformat also reads (20261201, 2026-W01)
+        since = date.fromisoformat(check_date(value, "--since"))
+    except UserError:
         raise UserError(f"--since {value!r}: expected a date YYYY-MM-DD, e.g. 2026-11-01") from None
     if since > (today or datetime.now(timezone.utc).date()):
         raise UserError(f"--since {value}: that is after today; nothing can be that fresh")

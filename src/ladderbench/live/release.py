@@ -323,7 +323,8 @@ class Store:
         """Read and check a store: manifest fields, every file's name and sha256, every record's
         fields. Anything malformed is one line naming the file (and line and field)."""
         path = manifest_path(root)
-        manifest = _parse_json(path, read_text(path))
+        text = read_text(path)
+        manifest = _parse_json(path, text)
         store = _store_of(root, path, manifest)
         hashes = _hashes(path, manifest)
         seen: dict[str, str] = {}
@@ -334,6 +335,8 @@ class Store:
                 raise UserError(f"{path}: field 'sha256': two files for task {task!r}")
             file = root / name
             if not file.is_file():
+                if read_text(path) != text:  # a refresh committed meanwhile: read its release
+                    return cls.load(root)
                 if private:
                     store.private_missing = True  # a published copy: the hold-back stays private
                     continue
@@ -539,7 +542,9 @@ def _check_record(where: str, record: dict[str, Any], task: str, category: str) 
     if record["task"] != task:
         raise UserError(f"{where}: field 'task': {record['task']!r} in the file of {task!r}")
     if record["category"] != category:
-        raise UserError(f"{where}: field 'category': {record['category']!r}, the task's is {category!r}")
+        raise UserError(
+            f"{where}: field 'category': {record['category']!r}, the task's is {category!r}"
+        )
 
 
 def build(

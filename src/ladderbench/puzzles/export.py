@@ -63,7 +63,9 @@ def export_suite(suite: PuzzleSuite, directory: Path) -> dict[str, Any]:
     manifest = manifest_for(suite, files)
     for name, data in files.items():  # each whole or not at all; the manifest last
         atomic_write(directory / name, data)
-    atomic_write(directory / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
+    atomic_write(
+        directory / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    )
     return manifest
 
 
