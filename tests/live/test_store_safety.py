@@ -308,3 +308,54 @@ def test_a_reader_that_raced_a_refresh_reads_the_new_release(tmp_path, stores, m
     real = release.read_text
     monkeypatch.setattr(release, "read_text", lambda p: stale.pop() if stale else real(p))
     assert contents(new) == expected and not stale
+
+
+# ---------------------------------------------------------------- exports replace files whole
+
+
+def _prompts(folder):
+    from ladderbench.cli import export_prompts
+
+    out = folder / "prompts.jsonl"
+    return out, lambda: export_prompts(out, suite="static", levels="1", limit=1)
+
+
+def _suite(folder):
+    from ladderbench.puzzles.export import export_suite, render
+    from ladderbench.puzzles.suite import PuzzleSuite
+
+    suite = PuzzleSuite(tiers=[1], seeds=[1, 2])
+    return folder / min(render(suite)), lambda: export_suite(suite, folder)
+
+
+def _standalone(folder):
+    from ladderbench.static.standalone import export_standalone
+
+    return folder / "run_ladderbench.py", lambda: export_standalone(folder)
+
+
+def _provenance(folder):
+    from ladderbench.live.fetch import PROVENANCE
+    from ladderbench.live.fetch import Store as Fetched
+
+    def save():
+        fetched = Fetched(folder, "2026-12-01T00:00:00Z")
+        fetched.provenance["a.txt"] = {"file": "a.txt", "published": "2026-11-30"}
+        fetched.save_provenance()
+
+    return folder / PROVENANCE, save
+
+
+@pytest.mark.parametrize("export", [_prompts, _suite, _standalone, _provenance])
+def test_an_export_stopped_by_a_full_disk_keeps_the_file_it_replaces(tmp_path, export):
+    target, write = export(tmp_path)
+    write()
+    earlier = b'{"file": "the earlier export"}\n'
+    target.write_bytes(earlier)
+    with pytest.MonkeyPatch.context() as patch:
+        Disk(stop_at=1).patch(patch)
+        with pytest.raises(UserError, match="No space left on device") as caught:
+            write()
+    assert "\n" not in str(caught.value)
+    assert target.read_bytes() == earlier
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # nothing aside
