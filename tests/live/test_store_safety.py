@@ -204,6 +204,34 @@ def test_files_the_manifest_does_not_name_are_ignored_and_swept(tmp_path, toy_ta
     assert on_disk == names and all(NEW in name for name in names)
 
 
+def test_a_store_of_the_earlier_layout_refreshes_into_the_new_one(tmp_path, toy_tasks):  # noqa: F811
+    """Stores written before release-stamped names (CATEGORY/TASK.jsonl) load and refresh."""
+    build(tmp_path, OLD, Sources.empty(), per_task=6)
+    before = contents(tmp_path)
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    for name in list(manifest["sha256"]):
+        unstamped = name.replace(f".{OLD}", "")
+        (tmp_path / name).rename(tmp_path / unstamped)
+        manifest["sha256"][unstamped] = manifest["sha256"].pop(name)
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest))
+    assert contents(tmp_path) == before
+    refresh(tmp_path, NEW, Sources.empty(), [])
+    on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.jsonl")}
+    assert on_disk == set(json.loads((tmp_path / MANIFEST).read_text())["sha256"])
+
+
+def test_the_sweep_never_follows_a_folder_out_of_the_store(tmp_path, toy_tasks):  # noqa: F811
+    root = tmp_path / "store"
+    build(root, OLD, Sources.empty(), per_task=6)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    keep = outside / f"toy_add.{OLD}.jsonl"
+    keep.write_text("not the store's\n")
+    (root / "coding").symlink_to(outside, target_is_directory=True)
+    refresh(root, NEW, Sources.empty(), [])
+    assert keep.read_text() == "not the store's\n"
+
+
 def test_one_refresh_at_a_time(tmp_path, toy_tasks):  # noqa: F811
     build(tmp_path, OLD, Sources.empty(), per_task=6)
     before = contents(tmp_path)

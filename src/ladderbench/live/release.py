@@ -377,7 +377,7 @@ def _store_files(root: Path) -> list[Path]:
     found = []
     for category in CATEGORIES:
         for folder in (root / category, root / PRIVATE / category):
-            if folder.is_dir():
+            if folder.is_dir() and folder.resolve().is_relative_to(root.resolve()):
                 found += [
                     file
                     for file in folder.iterdir()
