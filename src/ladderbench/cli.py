@@ -660,6 +660,7 @@ def export_prompts(
     Its replies, written as {id, prompt, reply} lines, are scored by serving them with
     ``python -m ladderbench.testing.replay`` and running ``openai:NAME`` against it.
     """
+    from ladderbench.files import atomic_write
     from ladderbench.suites import make_suite
 
     options = {
@@ -679,11 +680,7 @@ def export_prompts(
         json.dumps({"id": item.id, "prompt": item.prompt}, ensure_ascii=False) + "\n"
         for item in items
     )
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(lines, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    atomic_write(out, lines.encode("utf-8"))
     typer.echo(f"{len(items)} prompts (no answers) in {out}")
 
 

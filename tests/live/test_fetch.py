@@ -360,7 +360,7 @@ def test_provenance_lists_every_file_once_with_its_hash(tmp_path, server):
         assert entry["published"] >= SINCE.isoformat() and entry["url"] and entry["title"]
     published = [e["published"] for e in entries]
     assert published == sorted(published, reverse=True)  # newest first
-    assert not list(tmp_path.glob(".*.part"))
+    assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
 
 
 def test_fetch_is_incremental_and_keeps_existing_files(tmp_path, server):

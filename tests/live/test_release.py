@@ -79,7 +79,7 @@ def test_build_layout_records_and_hold_back(tmp_path, toy_tasks):
         "removed": 0,
         "private": 2,
     }
-    lines = (tmp_path / "math" / "toy_add.jsonl").read_text().splitlines()
+    lines = (tmp_path / "math" / "toy_add.2026-12-01.jsonl").read_text().splitlines()
     record = json.loads(lines[0])
     assert {
         "question_id",
@@ -93,7 +93,7 @@ def test_build_layout_records_and_hold_back(tmp_path, toy_tasks):
         "a",
     } <= set(record)
     assert record["release_date"] == "2026-12-01" and record["removal_date"] == ""
-    assert (tmp_path / "private" / "math" / "toy_add.jsonl").exists()
+    assert (tmp_path / "private" / "math" / "toy_add.2026-12-01.jsonl").exists()
     with pytest.raises(UserError, match="already holds a live store"):
         build(tmp_path, "2026-12-01", Sources.empty())
 
@@ -140,8 +140,14 @@ def test_published_copy_without_private_folder_loads(tmp_path, toy_tasks):
     [
         (lambda d: (d / "manifest.json").unlink(), "not a live release folder"),
         (lambda d: (d / "manifest.json").write_text("{"), "manifest.json: not valid JSON"),
-        (lambda d: (d / "math" / "toy_add.jsonl").write_text("{}\n"), "sha256 does not match"),
-        (lambda d: (d / "math" / "toy_add.jsonl").unlink(), "listed in manifest.json but missing"),
+        (
+            lambda d: (d / "math" / "toy_add.2026-12-01.jsonl").write_text("{}\n"),
+            "sha256 does not match",
+        ),
+        (
+            lambda d: (d / "math" / "toy_add.2026-12-01.jsonl").unlink(),
+            "listed in manifest.json but missing",
+        ),
     ],
 )
 def test_malformed_store_is_one_line(tmp_path, toy_tasks, damage, message):
@@ -198,6 +204,10 @@ def test_oracle_and_echo_through_the_cli(tmp_path, monkeypatch):
     [
         (["run", "--suite", "live", "--model", "oracle"], "--suite live needs --live-dir"),
         (["live", "build", "X", "--release", "tomorrow"], "--release 'tomorrow': expected a date"),
+        (["live", "build", "X", "--release", "2026-13-45"], "--release '2026-13-45': expected a"),
+        (["live", "refresh", "X", "--release", "2027-02-30"], "--release '2027-02-30': expected a"),
+        (["live", "fetch", "X", "--since", "20261201"], "--since '20261201': expected a date"),
+        (["live", "build", "X", "--release", "2026-12-01", "--per-task", "99999"], "1..10000"),
         (
             ["live", "build", "X", "--release", "2026-12-01", "--private-fraction", "2"],
             "must be at least 0 and below 1",
@@ -221,6 +231,18 @@ def test_oracle_and_echo_through_the_cli(tmp_path, monkeypatch):
         (
             ["live", "build", "X", "--release", "2026-12-01", "--difficulty", "nope=2"],
             "unknown live task 'nope'",
+        ),
+        (
+            [
+                "live",
+                "build",
+                "X",
+                "--release",
+                "2026-12-01",
+                "--difficulty",
+                "zebra=" + "9" * 5000,
+            ],
+            "at most 1000",
         ),
     ],
 )

@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -29,6 +28,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ladderbench.errors import UserError
+from ladderbench.files import atomic_write
+from ladderbench.jsonl import read_text
 from ladderbench.live.base import PROVENANCE, material_digest
 from ladderbench.live.fetchers import SOURCES, Document, Feed, SourceRequest
 from ladderbench.live.fetchers import news as news_source
@@ -71,9 +72,11 @@ class SourceReport:
 
 def parse_since(value: str, today: date | None = None) -> date:
     """``--since``: a YYYY-MM-DD date, not after today."""
-    try:
-        since = date.fromisoformat(value)
-    except ValueError:
+    from ladderbench.live.release import check_date
+
+    try:  # check_date refuses what fromisoformat also reads (20261201, 2026-W01)
+        since = date.fromisoformat(check_date(value, "--since"))
+    except UserError:
         raise UserError(f"--since {value!r}: expected a date YYYY-MM-DD, e.g. 2026-11-01") from None
     if since > (today or datetime.now(timezone.utc).date()):
         raise UserError(f"--since {value}: that is after today; nothing can be that fresh")
@@ -110,13 +113,6 @@ def parse_base_urls(values: Iterable[str]) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write through a temporary file, so an interrupted fetch leaves no half file."""
-    temporary = path.with_name(f".{path.name}.part")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
-
-
 def _material_of(path: Path, content: str) -> str:
     """The text a file's digest is taken over: a problem's statement, else the whole text."""
     if path.suffix == ".json":
@@ -149,12 +145,12 @@ class Store:
         if not path.exists():
             return {}
         entries: dict[str, dict[str, Any]] = {}
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for lineno, line in enumerate(read_text(path).splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 entry = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise UserError(f"{path}:{lineno}: not JSON; fix or remove the line") from None
             if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
                 raise UserError(f"{path}:{lineno}: field 'file' missing")
@@ -180,7 +176,7 @@ class Store:
             raise UserError(
                 f"{self.directory}: cannot create the folder ({exc.strerror})"
             ) from None
-        _write(self.directory / document.name, data)
+        atomic_write(self.directory / document.name, data)
         self.names.add(document.name)
         self.digests.add(digest)
         self.provenance[document.name] = {
@@ -201,7 +197,7 @@ class Store:
         entries = sorted(self.provenance.values(), key=lambda entry: str(entry["file"]))
         entries.sort(key=lambda entry: str(entry.get("published") or ""), reverse=True)
         lines = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
-        _write(self.directory / PROVENANCE, lines.encode("utf-8"))
+        atomic_write(self.directory / PROVENANCE, lines.encode("utf-8"))
 
 
 def _request(name: str, options: FetchOptions, today: date, store: Store) -> SourceRequest:

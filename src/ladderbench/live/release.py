@@ -1,8 +1,15 @@
 """Dated releases of the live suite, kept in one folder (the store).
 
-    DIR/manifest.json                   releases, counts, sha256 of every file
-    DIR/<category>/<task>.jsonl         published questions, active and removed
-    DIR/private/<category>/<task>.jsonl held back from the latest release; published with the next
+    DIR/manifest.json                           releases, counts, sha256 of every file
+    DIR/<category>/<task>.<release>.jsonl       published questions, active and removed
+    DIR/private/<category>/<task>.<release>.jsonl  held back from the latest release; published
+                                                with the next
+
+Saving is atomic: each release writes its files under new names (stamped with the release), then
+the manifest in one rename, which is the commit point; only then are the files the manifest no
+longer names removed. A refresh killed or stopped by a full disk at any moment leaves the old
+release or the new one, whole, and loading reads only the files the manifest names. Building and
+refreshing hold an exclusive lock on the store (``manifest.json.lock``, naming the holder's PID).
 
 A question is active at release R when it was released on or before R and not removed by R.
 ``build`` makes the first release; ``refresh`` the next: it publishes the held-back questions,
@@ -19,6 +26,7 @@ no question's prompt quotes another question's answer.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -27,13 +35,16 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ladderbench.errors import UserError
-from ladderbench.jsonl import json_objects, read_text
+from ladderbench.files import ExclusiveLock, atomic_write
+from ladderbench.jsonl import json_object, read_text
 from ladderbench.live.base import (
+    CATEGORIES,
     Question,
     Sources,
     Task,
@@ -61,14 +72,26 @@ RESERVED = (
 SECRET_ENV = "LADDERBENCH_LIVE_SECRET"
 # An answer at least this long must not appear inside another question's prompt.
 LEAK_MIN_CHARS = 24
-DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 REFRESH_SHARE = Fraction(1, 6)
+# Bounds a manifest (or the command line) may not pass: beyond them generation would not end.
+MAX_PER_TASK = 10_000
+MAX_DIFFICULTY = 1_000
+# A file of the store: <category>/<task>[.<release>].jsonl, under private/ when held back.
+STORE_FILE = re.compile(
+    r"(?:(?P<private>private)/)?(?P<category>[a-z_]+)/(?P<task>[A-Za-z0-9_]+)"
+    r"(?:\.[0-9]{4}-[0-9]{2}-[0-9]{2})?\.jsonl"
+)
+SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def check_date(value: str, what: str = "--release") -> str:
-    if not DATE.match(value):
-        raise UserError(f"{what} {value!r}: expected a date like 2026-12-01")
-    return value
+def check_date(value: object, what: str = "--release") -> str:
+    """A real calendar date written YYYY-MM-DD: 2026-13-45 is refused, not sorted as a date."""
+    if isinstance(value, str) and DATE.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            date.fromisoformat(value)
+            return value
+    raise UserError(f"{what} {value!r}: expected a date like 2026-12-01")
 
 
 def parse_difficulty(text: str | None) -> dict[str, int]:
@@ -78,8 +101,10 @@ def parse_difficulty(text: str | None) -> dict[str, int]:
         if not part.strip():
             continue
         name, _, value = part.partition("=")
-        if not value.strip().isdigit():
+        if not value.strip().isascii() or not value.strip().isdigit():
             raise UserError(f"--difficulty {part.strip()!r}: expected TASK=D with D a whole number")
+        if len(value.strip()) > 6 or int(value) > MAX_DIFFICULTY:
+            raise UserError(f"--difficulty {part.strip()!r}: at most {MAX_DIFFICULTY}")
         chosen[name.strip()] = int(value)
     return chosen
 
@@ -237,22 +262,40 @@ class Store:
     difficulty: dict[str, int] = field(default_factory=dict)  # task -> difficulty of new questions
     key_check: str = ""  # key_check(secret) of the secret that built the store
     private_missing: bool = False  # a published copy: the manifest lists private files it lacks
+    where: dict[str, str] = field(default_factory=dict)  # question id -> "file:line" it came from
 
     @property
     def latest(self) -> str:
         return self.releases[-1]
 
     def path(self, task: str, private: bool = False) -> str:
-        rel = f"{self.categories[task]}/{task}.jsonl"
+        """A task's file in the latest release: new names per release, so a save never
+        overwrites a file the committed manifest names."""
+        rel = f"{self.categories[task]}/{task}.{self.latest}.jsonl"
         return f"{PRIVATE}/{rel}" if private else rel
 
     def save(self) -> dict[str, Any]:
+        """Write the files, then the manifest (the commit point), then remove what it no
+        longer names: interrupted anywhere, the store holds the old release or the new one."""
         files: dict[str, bytes] = {}
         for task in sorted(self.categories):
             files[self.path(task)] = _file_bytes(self.public.get(task, []))
             if self.private.get(task):
                 files[self.path(task, private=True)] = _file_bytes(self.private[task])
-        manifest = {
+        manifest = self._manifest(files)
+        for name, data in files.items():
+            atomic_write(self.root / name, data)
+        atomic_write(
+            self.root / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+        )
+        for stale in _store_files(self.root):
+            if stale.relative_to(self.root).as_posix() not in files:
+                with contextlib.suppress(OSError):  # left behind, it is ignored and swept later
+                    stale.unlink()
+        return manifest
+
+    def _manifest(self, files: dict[str, bytes]) -> dict[str, Any]:
+        return {
             "suite": "live",
             "generators": generator_versions(),
             "releases": self.releases,
@@ -274,64 +317,35 @@ class Store:
                 name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())
             },
         }
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            for stale in self.root.glob(f"{PRIVATE}/*/*.jsonl"):
-                if str(stale.relative_to(self.root)) not in files:
-                    stale.unlink()
-            for name, data in files.items():
-                target = self.root / name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            (self.root / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-        except OSError as exc:
-            raise UserError(f"cannot write {self.root}: {exc.strerror or exc}") from None
-        return manifest
 
     @classmethod
     def load(cls, root: Path) -> Store:
-        """Read and check a store: manifest fields, every file's sha256, every record's fields."""
-        path = root / MANIFEST
-        if not path.is_file():
-            raise UserError(f"{root}: not a live release folder (no {MANIFEST}); run 'live build'")
-        try:
-            manifest = json.loads(read_text(path))
-            store = cls(
-                root=root,
-                releases=[check_date(r, f"{path}: release") for r in manifest["releases"]],
-                per_task=int(manifest["perTask"]),
-                private_share=Fraction(manifest["privateFraction"]),
-                difficulty={k: int(v) for k, v in manifest.get("difficulty", {}).items()},
-                key_check=str(manifest.get("keyCheck", "")),
-            )
-            hashes = dict(manifest["sha256"])
-            counts = dict(manifest["counts"])
-        except ValueError as exc:
-            raise UserError(f"{path}: not valid JSON ({exc})") from None
-        except (KeyError, TypeError) as exc:
-            raise UserError(f"{path}: field {exc} missing or malformed") from None
-        if not store.releases:
-            raise UserError(f"{path}: no releases")
-        for task, info in counts.items():
-            store.categories[task] = str(info["category"])
+        """Read and check a store: manifest fields, every file's name and sha256, every record's
+        fields. Anything malformed is one line naming the file (and line and field)."""
+        path = manifest_path(root)
+        text = read_text(path)
+        manifest = _parse_json(path, text)
+        store = _store_of(root, path, manifest)
+        hashes = _hashes(path, manifest)
+        seen: dict[str, str] = {}
         for name, digest in hashes.items():
+            private, task = _file_task(root, path, name, store.categories)
+            target = store.private if private else store.public
+            if task in target:
+                raise UserError(f"{path}: field 'sha256': two files for task {task!r}")
             file = root / name
             if not file.is_file():
-                if name.startswith(f"{PRIVATE}/"):
+                if read_text(path) != text:  # a refresh committed meanwhile: read its release
+                    return cls.load(root)
+                if private:
                     store.private_missing = True  # a published copy: the hold-back stays private
                     continue
                 raise UserError(f"{file}: listed in {MANIFEST} but missing")
-            data = file.read_bytes()
+            data = _read_bytes(file)
             if hashlib.sha256(data).hexdigest() != digest:
                 raise UserError(f"{file}: sha256 does not match {MANIFEST}; the file was changed")
-            records = [obj for _, obj in json_objects(file, data.decode("utf-8"))]
-            for lineno, record in enumerate(records, start=1):
-                missing = [key for key in RESERVED if key not in record]
-                if missing:
-                    raise UserError(f"{file}:{lineno}: field {missing[0]!r} missing")
-            task = Path(name).stem
-            target = store.private if name.startswith(f"{PRIVATE}/") else store.public
-            target[task] = records
+            target[task] = _records(file, data, task, store.categories[task], seen)
+        store.where = seen
         return store
 
     def active(self, release: str) -> list[dict[str, Any]]:
@@ -345,6 +359,194 @@ class Store:
         return chosen
 
 
+def manifest_path(root: Path) -> Path:
+    """``root``'s manifest; a folder without one is not a store."""
+    path = root / MANIFEST
+    if not path.is_file():
+        raise UserError(f"{root}: not a live release folder (no {MANIFEST}); run 'live build'")
+    return path
+
+
+def store_lock(root: Path) -> ExclusiveLock:
+    """The lock that makes one process at a time build or refresh ``root``."""
+    return ExclusiveLock(root / MANIFEST, f"live store {root}")
+
+
+def _store_files(root: Path) -> list[Path]:
+    """Files in ``root`` a save may have written (release files and leftover temporaries)."""
+    found = []
+    for category in CATEGORIES:
+        for folder in (root / category, root / PRIVATE / category):
+            if folder.is_dir() and folder.resolve().is_relative_to(root.resolve()):
+                found += [
+                    file
+                    for file in folder.iterdir()
+                    if STORE_FILE.fullmatch(file.relative_to(root).as_posix())
+                    or (file.name.startswith(".") and file.name.endswith(".tmp"))
+                ]
+    return sorted(found)
+
+
+def _parse_json(path: Path, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise UserError(f"{path}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise UserError(f"{path}: not valid JSON (nested too deeply)") from None
+
+
+def _read_bytes(file: Path) -> bytes:
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{file}: cannot read ({exc.strerror or exc})") from None
+
+
+def _field(path: Path, manifest: dict[str, Any], key: str, kind: type) -> Any:
+    if key not in manifest:
+        raise UserError(f"{path}: field {key!r} missing")
+    value = manifest[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise UserError(f"{path}: field {key!r}: expected {_KINDS[kind]}, got {value!r:.40}")
+    return value
+
+
+_KINDS = {list: "a list", dict: "an object", str: "a string", int: "a whole number"}
+
+
+def _bounded(path: Path, key: str, value: Any, top: int, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= top:
+        raise UserError(f"{path}: field {key!r}: expected a whole number {low}..{top}")
+    return value
+
+
+def _store_of(root: Path, path: Path, manifest: Any) -> Store:
+    """The store's settings and tasks from its manifest, every field checked."""
+    if not isinstance(manifest, dict):
+        raise UserError(f"{path}: expected a JSON object")
+    releases = [
+        check_date(r, f"{path}: field 'releases':")
+        for r in _field(path, manifest, "releases", list)
+    ]
+    if not releases:
+        raise UserError(f"{path}: no releases")
+    if releases != sorted(set(releases)):
+        raise UserError(f"{path}: field 'releases': not in order, or a date twice")
+    share = _field(path, manifest, "privateFraction", str)
+    try:
+        private_share = Fraction(share)
+    except (ValueError, ZeroDivisionError):
+        private_share = Fraction(-1)
+    if not 0 <= private_share < 1:
+        raise UserError(f"{path}: field 'privateFraction': expected a fraction like 1/6, below 1")
+    difficulty = manifest.get("difficulty", {})
+    if not isinstance(difficulty, dict):
+        raise UserError(f"{path}: field 'difficulty': expected an object")
+    store = Store(
+        root=root,
+        releases=releases,
+        per_task=_bounded(path, "perTask", manifest.get("perTask"), MAX_PER_TASK, low=1),
+        private_share=private_share,
+        difficulty={
+            str(k): _bounded(path, f"difficulty.{k}", v, MAX_DIFFICULTY)
+            for k, v in difficulty.items()
+        },
+        key_check=str(manifest.get("keyCheck", "")),
+    )
+    for task, info in _field(path, manifest, "counts", dict).items():
+        category = info.get("category") if isinstance(info, dict) else None
+        if category not in CATEGORIES:
+            raise UserError(f"{path}: field 'counts.{task}.category': expected one of {CATEGORIES}")
+        store.categories[task] = category
+    return store
+
+
+def _hashes(path: Path, manifest: dict[str, Any]) -> dict[str, str]:
+    hashes = _field(path, manifest, "sha256", dict)
+    for name, digest in hashes.items():
+        if not isinstance(digest, str) or not SHA256.fullmatch(digest):
+            raise UserError(f"{path}: field 'sha256.{name}': expected a sha256 in hex")
+    return hashes
+
+
+def _file_task(root: Path, path: Path, name: str, categories: dict[str, str]) -> tuple[bool, str]:
+    """(held back, task) of a file the manifest names; a name that could reach outside the
+    store (absolute, ``..``, a link out) or fits no task of the manifest is refused."""
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or ".." in pure.parts:
+        raise UserError(f"{path}: file {name!r} is outside the store; refusing to read it")
+    match = STORE_FILE.fullmatch(name)
+    if match is None:
+        raise UserError(f"{path}: file {name!r}: expected CATEGORY/TASK.RELEASE.jsonl")
+    if not (root / name).resolve().is_relative_to(root.resolve()):
+        raise UserError(f"{path}: file {name!r} links outside the store; refusing to read it")
+    task = match["task"]
+    if categories.get(task) != match["category"]:
+        raise UserError(
+            f"{path}: file {name!r}: task {task!r} is not in 'counts' under {match['category']!r}"
+        )
+    return match["private"] is not None, task
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "question_id": (str,),
+    "category": (str,),
+    "task": (str,),
+    "subtask": (str, type(None)),
+    "prompt": (str,),
+    "ground_truth": (str,),
+    "seed": (str,),
+    "difficulty": (int, type(None)),
+    "material": (list,),
+}
+
+
+def _records(
+    file: Path, data: bytes, task: str, category: str, seen: dict[str, str]
+) -> list[dict[str, Any]]:
+    """A task file's records, each field checked; ``seen`` maps every id read so far to where."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{file}: not UTF-8 text ({exc.reason})") from None
+    records = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{file}:{lineno}"
+        try:
+            record = json_object(file, lineno, line)
+        except RecursionError:
+            raise UserError(f"{where}: not valid JSON (nested too deeply)") from None
+        _check_record(where, record, task, category)
+        if record["question_id"] in seen:
+            raise UserError(f"{where}: question_id {record['question_id']!r} appears twice")
+        seen[record["question_id"]] = where
+        records.append(record)
+    return records
+
+
+def _check_record(where: str, record: dict[str, Any], task: str, category: str) -> None:
+    for key in RESERVED:
+        if key not in record:
+            raise UserError(f"{where}: field {key!r} missing")
+        kinds = _TYPES.get(key)
+        if kinds and (not isinstance(record[key], kinds) or isinstance(record[key], bool)):
+            raise UserError(f"{where}: field {key!r}: expected {_KINDS.get(kinds[0], kinds[0])}")
+    if not all(isinstance(digest, str) for digest in record["material"]):
+        raise UserError(f"{where}: field 'material': expected a list of strings")
+    check_date(record["release_date"], f"{where}: field 'release_date':")
+    if record["removal_date"] != "":
+        check_date(record["removal_date"], f"{where}: field 'removal_date':")
+    if record["task"] != task:
+        raise UserError(f"{where}: field 'task': {record['task']!r} in the file of {task!r}")
+    if record["category"] != category:
+        raise UserError(
+            f"{where}: field 'category': {record['category']!r}, the task's is {category!r}"
+        )
+
+
 def build(
     root: Path,
     release: str,
@@ -356,12 +558,8 @@ def build(
 ) -> dict[str, Any]:
     """The first release of a store (``difficulty``: per task, else ``RELEASE_DIFFICULTY``)."""
     check_date(release)
-    if (root / MANIFEST).exists():
-        raise UserError(
-            f"{root} already holds a live store; use 'live refresh' for the next release"
-        )
-    if per_task < 1:
-        raise UserError(f"--per-task {per_task}: must be at least 1")
+    if not 1 <= per_task <= MAX_PER_TASK:
+        raise UserError(f"--per-task {per_task}: must be 1..{MAX_PER_TASK}")
     known = all_tasks()
     for name in [*(names or []), *(difficulty or {})]:
         if name not in known:
@@ -369,20 +567,30 @@ def build(
     if not known:
         raise UserError("no live tasks are installed")
     secret = secret_from_env()
-    store = Store(root, [release], per_task, private_share, key_check=key_check(secret))
-    served = Served()
-    for name, task in known.items():
-        if names and name not in names:
-            continue
-        store.categories[name] = task.category
-        store.difficulty[name] = _difficulty_of(name, difficulty)
-        records = generate_questions(
-            task, release, per_task, sources, served, secret, store.difficulty[name]
+    _refuse_existing(root)
+    with store_lock(root):
+        _refuse_existing(root)  # again, now that no other build can be writing it
+        store = Store(root, [release], per_task, private_share, key_check=key_check(secret))
+        served = Served()
+        for name, task in known.items():
+            if names and name not in names:
+                continue
+            store.categories[name] = task.category
+            store.difficulty[name] = _difficulty_of(name, difficulty)
+            records = generate_questions(
+                task, release, per_task, sources, served, secret, store.difficulty[name]
+            )
+            held = hold_back(records, private_share, release, name, secret)
+            store.public[name] = [r for r in records if r["question_id"] not in held]
+            store.private[name] = [r for r in records if r["question_id"] in held]
+        return store.save()
+
+
+def _refuse_existing(root: Path) -> None:
+    if (root / MANIFEST).exists():
+        raise UserError(
+            f"{root} already holds a live store; use 'live refresh' for the next release"
         )
-        held = hold_back(records, private_share, release, name, secret)
-        store.public[name] = [r for r in records if r["question_id"] not in held]
-        store.private[name] = [r for r in records if r["question_id"] in held]
-    return store.save()
 
 
 def _difficulty_of(task: str, chosen: Mapping[str, int] | None) -> int:
@@ -413,6 +621,18 @@ def refresh(
     """The next release: publish the hold-back, replace about a sixth of the active questions
     (at the store's difficulty per task unless ``difficulty`` names another)."""
     check_date(release)
+    manifest_path(root)  # before the lock, which would make the folder
+    with store_lock(root):
+        return _refresh(root, release, sources, results, difficulty)
+
+
+def _refresh(
+    root: Path,
+    release: str,
+    sources: Sources,
+    results: list[Any],
+    difficulty: Mapping[str, int] | None,
+) -> dict[str, Any]:
     store = Store.load(root)
     if release <= store.latest:
         raise UserError(f"--release {release}: must be after the latest release {store.latest}")

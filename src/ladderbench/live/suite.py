@@ -11,7 +11,7 @@ from ladderbench.analysis.live import live_summary
 from ladderbench.errors import UserError
 from ladderbench.execution.sandbox import unsafe_allowed
 from ladderbench.items import Item, ResultRow, Verdict
-from ladderbench.live.registry import get_task
+from ladderbench.live.registry import get_task, tasks
 from ladderbench.live.release import Store, check_date
 from ladderbench.suites import SUITES, SuiteSpec
 from ladderbench.summaries import LiveSummary
@@ -57,6 +57,27 @@ class LiveSuite:
         if not records:
             raise UserError(f"{root}: no live questions active at {self.release} in this selection")
         self.records = {r["question_id"]: r for r in records}
+        self.where = store.where
+        self._check_tasks()
+
+    def _check_tasks(self) -> None:
+        """A question of a task this ladderbench lacks is one line naming its file and line."""
+        installed = tasks()
+        for qid, record in self.records.items():
+            if record["task"] not in installed:
+                raise UserError(
+                    f"{self.where[qid]}: field 'task': live task {record['task']!r} is not "
+                    "installed in this ladderbench"
+                )
+
+    def _reference(self, qid: str, record: dict[str, Any]) -> str:
+        """The task's perfect reply; a record lacking what its task reads is one line."""
+        try:
+            return get_task(record["task"]).reference(record)
+        except KeyError as exc:
+            raise UserError(f"{self.where[qid]}: field {exc.args[0]!r} missing") from None
+        except (TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise UserError(f"{self.where[qid]}: a field is malformed ({exc})") from None
 
     def items(self) -> list[Item]:
         return [
@@ -64,7 +85,7 @@ class LiveSuite:
                 id=qid,
                 prompt=record["prompt"],
                 expected=record["ground_truth"],
-                reference=get_task(record["task"]).reference(record),
+                reference=self._reference(qid, record),
                 category=record["category"],
                 task=record["task"],
                 difficulty=record.get("difficulty"),

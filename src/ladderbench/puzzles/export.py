@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ladderbench.errors import UserError
+from ladderbench.files import atomic_write
 from ladderbench.puzzles.suite import PuzzleSuite
 from ladderbench.ranges import format_ranges, parse_ranges
 
@@ -60,13 +61,11 @@ def export_suite(suite: PuzzleSuite, directory: Path) -> dict[str, Any]:
         raise UserError("secret seed sets are never exported; drop --secret-key")
     files = render(suite)
     manifest = manifest_for(suite, files)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name, data in files.items():
-            (directory / name).write_bytes(data)
-        (directory / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    except OSError as exc:
-        raise UserError(f"cannot write {directory}: {exc.strerror or exc}") from None
+    for name, data in files.items():  # each whole or not at all; the manifest last
+        atomic_write(directory / name, data)
+    atomic_write(
+        directory / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    )
     return manifest
 
 

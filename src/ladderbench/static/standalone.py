@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import inspect
 import re
-import shutil
 from pathlib import Path
 from types import ModuleType
 
 from ladderbench.analysis import stats, summary
 from ladderbench.errors import UserError
+from ladderbench.files import atomic_write
 from ladderbench.grading import extract
 from ladderbench.models import endpoints
 from ladderbench.runner import run
@@ -66,13 +66,14 @@ def export_standalone(directory: Path, data_dir: Path | None = None) -> list[Pat
     """Write the script and the (validated) level files into ``directory``."""
     source = data_dir or default_data_dir()
     load_questions(source)  # refuse to export a broken ladder
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        script = directory / "run_ladderbench.py"
-        script.write_text(build_script(), encoding="utf-8")
-        written = [script]
-        for path in level_files(source).values():
-            written.append(Path(shutil.copy(path, directory / path.name)))
-    except OSError as exc:
-        raise UserError(f"cannot write {directory}: {exc.strerror or exc}") from None
+    script = directory / "run_ladderbench.py"
+    atomic_write(script, build_script().encode("utf-8"))
+    written = [script]
+    for path in level_files(source).values():
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+        atomic_write(directory / path.name, data)
+        written.append(directory / path.name)
     return written
