@@ -27,6 +27,7 @@ from ladderbench.models.endpoints import MAX_RESPONSE_BYTES
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ladderbench.items import ResultRow
     from ladderbench.models.base import ModelAdapter
     from ladderbench.models.registry import EndpointOptions
     from ladderbench.runner.cache import ResponseCache
@@ -183,9 +184,9 @@ def prepare_run(
 def run_job(job: Job, progress: bool = False) -> Summary:
     """Run every missing attempt of ``job`` into its results file; the summary comes back.
 
-    With ``progress`` a progress bar (rate, ETA) is shown on stderr, when stderr is a terminal:
-    stdout stays the tables or the JSON alone. Ctrl-C stops the run and keeps its rows
-    (KeyboardInterrupt is raised on); the cache is closed in any case.
+    With ``progress`` a progress bar (running pass rate and errors, speed, ETA) is shown on
+    stderr, when stderr is a terminal: stdout stays the tables or the JSON alone. Ctrl-C stops
+    the run and keeps its rows (KeyboardInterrupt is raised on); the cache is closed in any case.
     """
     from contextlib import nullcontext
 
@@ -208,8 +209,32 @@ def run_job(job: Job, progress: bool = False) -> Summary:
             job.cache.close()
 
 
+@dataclass
+class Tally:
+    """The running counts the progress bar shows, so a failing endpoint shows in the first
+    seconds (errors climbing, no pass rate) rather than in the summary at the end."""
+
+    passed: int = 0
+    scored: int = 0
+    errors: int = 0
+
+    def add(self, row: ResultRow) -> None:
+        if row.error is not None:
+            self.errors += 1
+        elif row.passed is not None:
+            self.scored += 1
+            self.passed += bool(row.passed)
+
+    def describe(self) -> str:
+        """``pass 72% · errors 3`` (rich markup: errors in red once there is one)."""
+        rate = f"{100 * self.passed / self.scored:.0f}%" if self.scored else "-"
+        errors = f"errors {self.errors}"
+        return f"pass {rate} · " + (f"[bold red]{errors}[/bold red]" if self.errors else errors)
+
+
 def _progress_bar(label: str, out: Path) -> Any:
-    """A rich progress bar with rate and ETA, and the two callbacks the runner drives it with."""
+    """A rich progress bar with the running pass rate, errors, speed and ETA, and the two
+    callbacks the runner drives it with (``advance`` takes each row as it is written)."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -225,24 +250,27 @@ def _progress_bar(label: str, out: Path) -> Any:
         def render(self, task: Any) -> Text:
             return Text(f"{task.speed:.1f}/s" if task.speed else "-/s")
 
+    tally = Tally()
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn("{task.fields[tally]}"),
         RateColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
         console=Console(stderr=True),
     )
-    task = progress.add_task(label, total=None)
+    task = progress.add_task(label, total=None, tally=tally.describe())
 
     def on_start(total: int, done: int) -> None:
         progress.update(task, total=total, completed=done)
         if done:
             progress.console.print(f"resuming {out}: {done} of {total} attempts already done")
 
-    def advance(n: int) -> None:
-        progress.advance(task, n)
+    def advance(row: ResultRow) -> None:
+        tally.add(row)
+        progress.update(task, advance=1, tally=tally.describe())
 
     return progress, advance, on_start
 

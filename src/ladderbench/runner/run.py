@@ -22,7 +22,7 @@ from ladderbench.runner.results import Results, ResultWriter, check_same_job
 from ladderbench.suites import SequentialSuite, Suite
 from ladderbench.summaries import Summary
 
-Progress = Callable[[int], None]
+Progress = Callable[[ResultRow], None]  # called with each row as it is written
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class _Attempts:
         self.writer.append(row)
         self.rows.append(row)
         if self.progress:
-            self.progress(1)
+            self.progress(row)
 
     def _row(
         self, item: Item, sample: int, completion: Completion, verdict: Verdict | None
