@@ -19,12 +19,15 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each eval starts Inspect; the CLI checks start Pythons
+
 inspect_ai = pytest.importorskip(
     "inspect_ai", reason="the Inspect tasks need inspect_ai: pip install 'ladderbench[inspect]'"
 )
 
 import ladderbench  # noqa: E402
 from cli_helpers import ladderbench as run_cli  # noqa: E402
+from cli_helpers import python_output  # noqa: E402
 from ladderbench.api import load_results  # noqa: E402
 from ladderbench.live.base import Sources  # noqa: E402
 from ladderbench.live.release import build  # noqa: E402
@@ -76,11 +79,13 @@ def by_prompt(items: list, answer: Callable[[object, int], str]) -> Callable[[st
     return lambda prompt: replies.get(prompt, "no idea")
 
 
-def inspect_eval(task: object, server: FakeOpenAI, log_dir: Path, **options: object) -> Path:
+def inspect_eval(
+    task: object, server: FakeOpenAI, log_dir: Path, model: str = MODEL, **options: object
+) -> Path:
     """Run a task with Inspect's Python API against ``server``; the path of its ``.eval`` log."""
     (log,) = inspect_ai.eval(
         task,
-        model=f"openai/{MODEL}",
+        model=f"openai/{model}",
         model_base_url=server.base_url,
         log_dir=str(log_dir),
         display="none",
@@ -189,6 +194,10 @@ def test_static_levels_equal_ladderbench_run(tmp_path: Path) -> None:
     )
     assert read["settings"]["maxTokens"] == 512 and read["settings"]["temperature"] == 0.0
     same_verdicts(log, tmp_path / "run.jsonl")
+    compared = run_cli("compare", "--json", str(log), str(tmp_path / "run.jsonl"))
+    assert compared.returncode == 0, compared.stderr
+    (paired,) = json.loads(compared.stdout)["pairedTests"]
+    assert (paired["shared"], paired["difference"]) == (len(items), 0.0)
 
     # the printed tables are the run's, but for whose model it was
     table = run_cli("report", str(log))
@@ -210,8 +219,15 @@ def test_an_errored_sample_is_an_error_not_a_wrong_answer(tmp_path: Path) -> Non
     with FakeOpenAI(
         reply=lambda prompt: "A", fault=lambda prompt, seen: "500" if prompt == broken else None
     ) as server:
+        # a model name Inspect does not know as OpenAI's goes to the Responses API unless told
         log = inspect_eval(
-            static(levels=1, limit=3), server, tmp_path, fail_on_error=False, max_retries=0
+            static(levels=1, limit=3),
+            server,
+            tmp_path,
+            model="local-model",
+            model_args={"responses_api": False},
+            fail_on_error=False,
+            max_retries=0,
         )
     rows = load_results(log).set_index("id")
     assert rows.loc[items[1].id, "error"] and rows.loc[items[1].id, "pass"] is pd_na()
@@ -437,3 +453,11 @@ def test_a_file_that_is_not_a_log_is_one_line(tmp_path: Path) -> None:
         result = run_cli("report", str(path))
         assert result.returncode == 2, (path, result.stderr)
         assert str(path) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_importing_ladderbench_never_loads_inspect() -> None:
+    code = (
+        "import sys, ladderbench, ladderbench.api, ladderbench.cli, ladderbench.runner.results; "
+        "print('inspect_ai' in sys.modules)"
+    )
+    assert python_output(code, hash_seed="0", path=[]) == "False"
