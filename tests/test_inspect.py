@@ -402,6 +402,8 @@ def test_inspect_eval_command_by_entry_point(tmp_path: Path) -> None:
                 "levels=1,2",
                 "-T",
                 "limit=2",
+                "-T",
+                "system_prompt=Answer tersely.",
                 "--max-tokens",
                 "64",
                 "--log-dir",
@@ -418,11 +420,14 @@ def test_inspect_eval_command_by_entry_point(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stdout + result.stderr
         assert len(server.requests) == 4
         assert {r["max_tokens"] for r in server.requests} == {64}  # --max-tokens wins over 512
+        system = {"role": "system", "content": "Answer tersely."}
+        assert all(r["messages"][0] == system for r in server.requests)
     assert not guard_log.exists(), guard_log.read_text()
     (log,) = (tmp_path / "logs").glob("*.eval")
     read = report_json(log)
     assert {k: v["n"] for k, v in read["byLevel"].items()} == {"1": 2, "2": 2}
     assert read["settings"]["maxTokens"] == 64
+    assert read["settings"]["systemPrompt"] == "Answer tersely."
 
 
 # ---------------------------------------------------------------- logs ladderbench cannot read
@@ -444,15 +449,21 @@ def test_a_log_of_another_task_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_not_a_log_is_one_line(tmp_path: Path) -> None:
+    from ladderbench.errors import UserError
+
     bad = tmp_path / "bad.eval"
     bad.write_text('{"not": "a zip"}\n')
     other = tmp_path / "other.eval"
     with zipfile.ZipFile(other, "w") as archive:
         archive.writestr("readme.txt", "hello")
-    for path in (bad, other, tmp_path / "missing.eval"):
-        result = run_cli("report", str(path))
-        assert result.returncode == 2, (path, result.stderr)
-        assert str(path) in result.stderr and "Traceback" not in result.stderr
+    for path, said in [
+        (bad, "not a readable Inspect log"),
+        (other, "not a readable Inspect log"),
+        (tmp_path / "missing.eval", "no such file"),
+    ]:
+        with pytest.raises(UserError, match=re.escape(f"{path}: {said}")) as caught:
+            load_results(path)
+        assert "\n" not in str(caught.value)
 
 
 def test_importing_ladderbench_never_loads_inspect() -> None:

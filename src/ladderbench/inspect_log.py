@@ -28,6 +28,7 @@ from ladderbench.summaries import Summary
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.model import ModelUsage
 
 SUFFIX = ".eval"
 METADATA_KEY = "ladderbench"  # the task metadata naming the suite (set by inspect_tasks.py)
@@ -53,12 +54,16 @@ def _read_header(path: Path) -> EvalLog:
     try:
         return read_eval_log(str(path), header_only=True)
     except Exception as exc:  # a zip that is not a log, a log of another schema: one line
-        raise UserError(f"{path}: not a readable Inspect log ({_first_line(exc)})") from None
+        raise UserError(f"{path}: not a readable Inspect log ({_reason(exc)})") from None
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:ERROR_CHARS] if text else type(exc).__name__
+def _reason(exc: Exception) -> str:
+    return _one_line(str(exc)) or type(exc).__name__
+
+
+def _one_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0][:ERROR_CHARS] if lines else ""
 
 
 def _task_metadata(path: Path, log: EvalLog) -> dict[str, Any]:
@@ -112,7 +117,7 @@ def _samples(path: Path) -> Iterator[EvalSample]:
             exclude_fields={"events", "messages", "store"},
         )
     except Exception as exc:
-        raise UserError(f"{path}: a sample cannot be read ({_first_line(exc)})") from None
+        raise UserError(f"{path}: a sample cannot be read ({_reason(exc)})") from None
 
 
 def sample_row(path: Path, header: RunHeader, sample: EvalSample) -> ResultRow:
@@ -126,12 +131,11 @@ def sample_row(path: Path, header: RunHeader, sample: EvalSample) -> ResultRow:
     score = (sample.scores or {}).get(SCORER)
     error = None
     if sample.error is not None:
-        error = _first_line(Exception(sample.error.message)) or "error"
+        error = _one_line(sample.error.message) or "error"
     elif score is None:
         error = "not scored"
+    verdict = score if error is None else None  # an errored attempt is never scored
     output = sample.output
-    usage = output.usage
-    scored = error is None and score is not None
     return ResultRow(
         run=header.run,
         adapter=header.adapter,
@@ -148,22 +152,25 @@ def sample_row(path: Path, header: RunHeader, sample: EvalSample) -> ResultRow:
         sample=sample.epoch - 1,
         prompt=item.prompt,
         expected=item.expected,
-        response=output.completion if scored else None,
-        extracted=score.answer if scored and score is not None else None,
-        score=_value(path, sample, score.value) if scored and score is not None else None,
-        passed=bool(score.metadata and score.metadata.get("passed"))
-        if scored and score is not None
-        else None,
+        response=None if verdict is None else output.completion,
+        extracted=None if verdict is None else verdict.answer,
+        score=None if verdict is None else _value(path, sample, verdict.value),
+        passed=None if verdict is None else bool((verdict.metadata or {}).get("passed")),
         latency_ms=round(1000 * (output.time or 0.0), 1),
-        usage={
-            "prompt_tokens": usage.input_tokens,
-            "completion_tokens": usage.output_tokens,
-            "total_tokens": usage.total_tokens,
-        }
-        if usage is not None
-        else {},
+        usage=_usage(output.usage),
         error=error,
     )
+
+
+def _usage(usage: ModelUsage | None) -> dict[str, int]:
+    """Token counts under the names an OpenAI-compatible server gives them."""
+    if usage is None:
+        return {}
+    return {
+        "prompt_tokens": usage.input_tokens,
+        "completion_tokens": usage.output_tokens,
+        "total_tokens": usage.total_tokens,
+    }
 
 
 def _value(path: Path, sample: EvalSample, value: Any) -> float:
