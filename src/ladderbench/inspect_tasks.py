@@ -32,10 +32,10 @@ from ladderbench.suites import Suite, make_suite
 MAX_TOKENS = 512  # ladderbench run's default --max-tokens
 
 # A task argument of integers, as Inspect parses -T: 1, "0-3", or a list (-T levels=1,2).
-ItemArg = int | str | list[int] | list[str] | None
+IntsArg = int | str | list[int] | list[str] | None
 
 
-def ints(value: ItemArg, what: str) -> list[int] | None:
+def ints(value: IntsArg, what: str) -> list[int] | None:
     """A task argument of integers as Inspect parses ``-T``: ``1``, ``"0-3"``, ``[1, 2]`` or
     ``["1", "2"]`` (``-T levels=1,2``); ranges as in ``ladderbench run``."""
     if value is None:
@@ -121,7 +121,7 @@ def ladder_task(suite: Suite, breakdowns: list[str], system_prompt: str | None) 
 
 @task
 def static(
-    levels: ItemArg = None,
+    levels: IntsArg = None,
     limit: int | None = None,
     data: str | None = None,
     system_prompt: str | None = None,
@@ -139,11 +139,11 @@ def static(
 
 @task
 def puzzles(
-    tiers: ItemArg = None,
-    seeds: ItemArg = None,
+    tiers: IntsArg = None,
+    seeds: IntsArg = None,
     families: str | list[str] | None = None,
     suite_version: str | int | None = None,
-    difficulties: ItemArg = None,
+    difficulties: IntsArg = None,
     limit: int | None = None,
     system_prompt: str | None = None,
 ) -> Task:
