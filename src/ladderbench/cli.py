@@ -276,7 +276,9 @@ def _show(summary: Summary, as_json: bool) -> None:
 
 @app.command()
 def report(
-    results: Annotated[list[Path], typer.Argument(help="Results JSONL file(s).")],
+    results: Annotated[
+        list[Path], typer.Argument(help="Results JSONL file(s) or Inspect .eval logs.")
+    ],
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON (a list for several files).")
     ] = False,
@@ -317,7 +319,7 @@ def report(
 
 @app.command()
 def compare(
-    results: Annotated[list[Path], typer.Argument(help="Two or more results files.")],
+    results: Annotated[list[Path], typer.Argument(help="Two or more results files or .eval logs.")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the tests as JSON.")] = False,
 ) -> None:
     """Do models differ beyond noise? Paired tests over the items each pair answered, and for

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from ladderbench.errors import UserError
 from ladderbench.files import ExclusiveLock, atomic_writer
+from ladderbench.inspect_log import eval_log_lines, is_eval_log
 from ladderbench.items import ResultRow, RunHeader
 from ladderbench.jsonl import field_error, json_object
 from ladderbench.summaries import Summary
@@ -72,7 +73,11 @@ def _summary(path: Path, lineno: int, obj: dict[str, Any]) -> Summary:
 
 def stream(path: Path) -> Iterator[tuple[int, Line]]:
     """(line number, header, attempt row or summary row) for every line, in one pass, in bounded
-    memory. Files written before run headers existed have none."""
+    memory. Files written before run headers existed have none. An Inspect ``.eval`` log of
+    LadderBench's tasks reads as one (``inspect_log.py``)."""
+    if is_eval_log(path):
+        yield from eval_log_lines(path)
+        return
     summary_at = 0
     lines = 0
     seen: dict[tuple[str, int], int] = {}  # each attempt once: a second is an edit or a concat
@@ -118,6 +123,8 @@ def iter_results(path: Path) -> Iterator[ResultRow]:
 
 def read_summary(path: Path) -> Summary | None:
     """The summary row of a finished run, read from the end of the file (no full pass)."""
+    if is_eval_log(path):  # computed from the log's samples
+        return next((item for _, item in stream(path) if isinstance(item, Summary)), None)
     with _open(path) as handle:
         end = handle.seek(0, os.SEEK_END)
         tail, start = b"", end
