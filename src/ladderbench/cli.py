@@ -662,28 +662,97 @@ def export_prompts(
 @suite_app.command("export")
 def suite_export(
     directory: Annotated[
-        Path, typer.Argument(help="Folder for the JSONL files and manifest.json.")
+        Path, typer.Argument(help="Folder for the data files, the manifest (and the card).")
     ],
-    suite: Annotated[str, typer.Option(help="Only 'puzzles' is generated from seeds.")] = "puzzles",
-    seeds: Annotated[str, typer.Option(help="Public seeds, e.g. 1-64.")] = "1-64",
+    suite: Annotated[
+        str, typer.Option(help="puzzles; with --format hf also static, or live (--live-dir).")
+    ] = "puzzles",
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="files: JSONL per family and a sha256 manifest ('suite verify' checks it); "
+            "hf: a Hugging Face dataset folder (datasets.load_dataset(DIR)) with a dataset card.",
+        ),
+    ] = "files",
+    seeds: Annotated[str | None, typer.Option(help="Public seeds (default 1-64).")] = None,
     tiers: Annotated[str | None, typer.Option(help="Tiers, e.g. 0-3.")] = None,
     families: Annotated[str | None, typer.Option(help="Families, e.g. sudoku,caesar.")] = None,
-    suite_version: Annotated[str, typer.Option(help="Puzzle suite version: 1 or 2.")] = "1",
+    suite_version: Annotated[
+        str | None, typer.Option(help="Puzzle suite version: 1 (default) or 2.")
+    ] = None,
     difficulties: Annotated[
         str | None, typer.Option(help="Suite v2: a grid of difficulties, e.g. 0-12.")
     ] = None,
+    levels: Annotated[str | None, typer.Option(help="Static levels, e.g. 4,5 (hf).")] = None,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="At most this many items per rung (hf).")
+    ] = None,
+    live_dir: Annotated[
+        Path | None, typer.Option(help="Live store (hf): its published questions only.")
+    ] = None,
+    release: Annotated[str | None, typer.Option(help="Live release date (else latest).")] = None,
+    tasks: Annotated[str | None, typer.Option(help="Live tasks (hf).")] = None,
 ) -> None:
-    """Write a reproducible suite: instances as JSONL and a sha256 manifest."""
+    """Write a suite out: reproducible JSONL files with a sha256 manifest, or a Hugging Face
+    dataset (a live store's published part only; its private hold-back never)."""
+    if format_ not in ("files", "hf"):
+        raise UserError(f"--format {format_}: expected files or hf")
+    if format_ == "hf":
+        given = {
+            "levels": parse_int_list(levels, "--levels"),
+            "limit": limit,
+            "tiers": parse_int_list(tiers, "--tiers"),
+            "seeds": parse_ranges(seeds or "1-64", "--seeds") if suite == "puzzles" else None,
+            "families": _names(families),
+            "suite_version": suite_version,
+            "difficulties": parse_int_list(difficulties, "--difficulties"),
+            "live_dir": live_dir,
+            "release": release,
+            "tasks": _names(tasks),
+        }
+        _export_hub(suite, given, directory)
+        return
+    if any(v is not None for v in (levels, limit, live_dir, release, tasks)):
+        raise UserError("--levels, --limit, --live-dir, --release, --tasks go with --format hf")
+    _export_files(suite, seeds, tiers, families, suite_version, difficulties, directory)
+
+
+def _export_hub(suite: str, given: dict[str, Any], directory: Path) -> None:
+    from ladderbench.hub import CARD, describe, export_hub
+    from ladderbench.suites import make_suite
+
+    target = make_suite(suite, **{k: v for k, v in given.items() if v is not None})
+    items, export = describe(target)
+    manifest = export_hub(items, export, directory)
+    typer.echo(
+        f"wrote {manifest['rows']} rows ({export.suite}, {export.version}) as a Hugging Face "
+        f"dataset in {directory}; card: {directory / CARD}"
+    )
+
+
+def _export_files(
+    suite: str,
+    seeds: str | None,
+    tiers: str | None,
+    families: str | None,
+    suite_version: str | None,
+    difficulties: str | None,
+    directory: Path,
+) -> None:
     from ladderbench.puzzles.export import export_suite
     from ladderbench.puzzles.suite import PuzzleSuite
 
     if suite != "puzzles":
-        raise UserError(f"--suite {suite}: only the puzzles suite is exported from seeds")
+        raise UserError(
+            f"--suite {suite}: only the puzzles suite is exported from seeds "
+            "(--format hf exports static and live too)"
+        )
     target = PuzzleSuite(
         tiers=parse_int_list(tiers, "--tiers"),
-        seeds=parse_ranges(seeds, "--seeds"),
+        seeds=parse_ranges(seeds or "1-64", "--seeds"),
         names=_names(families),
-        version=suite_version,
+        version=suite_version or "1",
         difficulties=parse_int_list(difficulties, "--difficulties"),
     )
     manifest = export_suite(target, directory)
