@@ -69,12 +69,19 @@ def _names(text: str | None) -> list[str] | None:
 @app.command()
 def run(
     model: Annotated[
-        str,
-        typer.Option(help="local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random"),
-    ] = "local",
+        list[str] | None,
+        typer.Option(
+            help="local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random; "
+            "repeat for several models, run one after another (default: local)."
+        ),
+    ] = None,
     suite: Annotated[str, typer.Option(help="Which suite to run.")] = "static",
     out: Annotated[
-        Path | None, typer.Option(help="Results JSONL; an existing one is resumed.")
+        Path | None,
+        typer.Option(
+            help="Results JSONL; an existing one is resumed. With several models, a folder: "
+            "one OUT/<model>.jsonl each."
+        ),
     ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")
@@ -189,23 +196,81 @@ def run(
         retries=retries,
         retry_wait=retry_wait,
     )
-    config = RunConfig(
-        out=out or default_out(model),
-        samples=samples,
-        concurrency=concurrency,
-        sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
-        system_prompt=system_prompt or None,
-        command=["ladderbench", *sys.argv[1:]],
-        price_in=price_in,
-        price_out=price_out,
-    )
-    # only the options given: one the suite does not take is an error, not silently ignored
-    job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=not no_cache)
-    summary = _run_with_progress(job, quiet or json_out)
-    _show(summary, json_out)
-    if not json_out:
-        typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
-    _exit_on_errors(summary, config.out)
+    models = model or ["local"]
+    outs = [out or default_out(models[0])] if len(models) == 1 else _model_outs(models, out)
+    summaries: list[Summary] = []
+    worst = 0
+    for name, path in zip(models, outs):  # one after another, sharing the response cache
+        config = RunConfig(
+            out=path,
+            samples=samples,
+            concurrency=concurrency,
+            sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
+            system_prompt=system_prompt or None,
+            command=["ladderbench", *sys.argv[1:]],
+            price_in=price_in,
+            price_out=price_out,
+        )
+        # only the options given: one the suite does not take is an error, not silently ignored
+        job = prepare_run(name, suite, options, endpoint, config, seed=seed, cache=not no_cache)
+        summary = _run_with_progress(job, quiet or json_out)
+        summaries.append(summary)
+        if len(models) > 1 and not json_out:
+            typer.echo(f"model {name}:")
+        if len(models) == 1 or not json_out:
+            _show(summary, json_out)
+        if not json_out:
+            typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
+        try:
+            _exit_on_errors(summary, config.out)
+        except typer.Exit as exc:
+            if len(models) == 1:
+                raise
+            worst = max(worst, exc.exit_code)
+    if len(models) > 1:
+        _side_by_side(models, outs, summaries, json_out)
+    if worst:
+        raise typer.Exit(worst)
+
+
+def _model_outs(models: list[str], out: Path | None) -> list[Path]:
+    """Each model's results file: ``OUT/<model>.jsonl`` (resumable by the same command), or
+    ``results/<model>_<timestamp>.jsonl`` without --out. Two models never share a file."""
+    from ladderbench.api import default_out, file_stem
+
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError(
+            f"--out {out}: with several models --out names a folder (one results file per "
+            "model), and this is a file"
+        )
+    paths = [out / f"{file_stem(m)}.jsonl" if out else default_out(m) for m in models]
+    for i, path in enumerate(paths):
+        if path in paths[:i]:
+            raise UserError(
+                f"--model {models[i]}: its results file {path} is another --model's "
+                f"({models[paths.index(path)]}); give each model once"
+            )
+    return paths
+
+
+def _side_by_side(
+    models: list[str], outs: list[Path], summaries: list[Summary], as_json: bool
+) -> None:
+    """After the runs: all summaries as one JSON list, or one line comparing the models."""
+    from ladderbench.analysis.leaderboard import overall
+
+    if as_json:
+        typer.echo(json.dumps([s.to_json_dict() for s in summaries], indent=2))
+        return
+    parts = []
+    for name, summary in zip(models, summaries):
+        score, ci = overall(summary)
+        text = "-" if score is None else f"{100 * score:.1f}%"
+        if score is not None and ci is not None:
+            text += f" ({100 * ci[0]:.1f}–{100 * ci[1]:.1f})"
+        parts.append(f"{name} {text}")
+    typer.echo("side by side: " + " | ".join(parts))
+    typer.echo("tests between them: ladderbench leaderboard " + " ".join(map(str, outs)))
 
 
 # Exit codes: 0 every attempt scored; 1 a check failed (probe gate, suite verify, a live fetch
@@ -353,6 +418,31 @@ def compare(
     for ranking in rankings:
         console.print(_ranking_table(ranking))
         console.print(ranking.verdict())
+
+
+@app.command()
+def leaderboard(
+    results: Annotated[list[Path], typer.Argument(help="Results files, one per model and suite.")],
+    html: Annotated[
+        Path | None, typer.Option(help="Also write the boards as a self-contained HTML page.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the boards as JSON.")] = False,
+) -> None:
+    """Many models, one view: per suite, models x rungs ranked by overall score (ties by ladder
+    level), breaking points, and the paired test between each two neighbours in the ranking."""
+    from ladderbench.analysis.leaderboard import board_json, leaderboards
+
+    boards = leaderboards(results)
+    if json_out:
+        typer.echo(json.dumps([board_json(b) for b in boards], indent=2))
+    else:
+        from ladderbench.report.leaderboard import print_boards
+
+        print_boards(boards)
+    if html is not None:
+        from ladderbench.report.leaderboard import write_boards
+
+        typer.echo(f"leaderboard: {write_boards(boards, html)}", err=json_out)
 
 
 def _breaking_point_rankings(paths: list[Path], digests: list[Any]) -> list[Any]:
