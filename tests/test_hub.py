@@ -134,3 +134,11 @@ def test_bad_export_input_is_one_line(tmp_path, args, message):
     assert proc.returncode == 2
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_secret_seed_set_is_never_exported(tmp_path):
+    out = tmp_path / "out"
+    args = ("suite", "export", "--format", "hf", "--suite", "puzzles", "--tiers", "0", str(out))
+    proc = ladderbench(*args, env={"LADDERBENCH_SECRET": "maintainer-only"})
+    assert proc.returncode == 2 and "secret seed sets are never exported" in proc.stderr
+    assert not out.exists()

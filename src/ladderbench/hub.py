@@ -274,7 +274,9 @@ def _puzzles(suite: Any) -> Export:
     from ladderbench.ranges import format_ranges
 
     if suite.secret_key:
-        raise UserError("secret seed sets are never exported; drop --secret-key")
+        raise UserError(
+            "secret seed sets are never exported: unset LADDERBENCH_SECRET to export public seeds"
+        )
     if suite.adaptive:
         raise UserError("--adaptive picks its items as it runs: export a grid (--difficulties)")
     return Export(
