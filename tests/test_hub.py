@@ -93,7 +93,9 @@ def test_puzzle_export_selection_and_version(tmp_path):
     assert {row["rung"] for row in split} == {"T0", "T1"}
     assert {row["seed"] for row in split} == {3, 4}
     check_card(out, len(suite.items()))
-    assert "version 2" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert "version 2" in card
+    assert "ladderbench run --suite puzzles --suite-version 2 --seeds 3-4 --tiers 0-1 " in card
 
 
 def test_live_export_is_the_published_part_only(tmp_path):
@@ -115,6 +117,10 @@ def test_live_export_is_the_published_part_only(tmp_path):
         assert record["question_id"] not in exported
         assert record["prompt"] not in exported
     assert not (out / "private").exists()
+    store_sha = hashlib.sha256((store / "manifest.json").read_bytes()).hexdigest()
+    assert json.loads((out / "manifest.json").read_text())["storeManifestSha256"] == store_sha
+    assert store_sha in (out / "README.md").read_text()
+    assert "--suite live --live-dir STORE --release 2026-12-01 " in (out / "README.md").read_text()
     check_card(out, len(published))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,8 @@ class Export:
     rung: str  # what the ``rung`` column holds, in words
     made: str  # how the rows were made
     selection: dict[str, Any]
+    source: dict[str, str] = field(default_factory=dict)  # what the rows came from, by hash
+    flags: str = ""  # the ``ladderbench run`` options that ask the same items
 
 
 def rung_of(item: Item) -> str:
@@ -158,7 +160,12 @@ def card(export: Export, manifest: dict[str, Any], manifest_sha: str, matter: st
         f"| `{name}` | {'list of string' if dtype == 'list' else dtype} |"
         for name, dtype in FEATURES
     )
-    selection = ", ".join(f"{k} {v}" for k, v in export.selection.items() if v is not None)
+    selection = ", ".join(
+        f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in export.selection.items()
+        if v is not None
+    )
+    sources = "".join(f"\n- {key}: `{value}`" for key, value in export.source.items())
     return f"""---
 {matter}
 ---
@@ -170,7 +177,7 @@ Load it with `datasets.load_dataset("PATH")`: one `test` split, {manifest["rows"
 item, in the order a ladderbench run asks them; `rung` is {export.rung}.
 
 - Licence: the questions are released under CC-BY-4.0.
-- Suite version: {export.version}; selection: {selection or "everything"}.
+- Suite version: {export.version}; selection: {selection or "everything"}.{sources}
 - `{DATA_FILE}` sha256: `{manifest["sha256"][DATA_FILE]}`
 - `{MANIFEST}` sha256: `{manifest_sha}` (suite, version, selection, counts per rung, the
   questions digest `{manifest["questionsSha256"]}` a results file records as `questionsSha256`)
@@ -199,7 +206,7 @@ Scores count only when computed by ladderbench's scorer for this suite (answer e
 normalisation, partial credit): run the suite itself,
 
 ```
-ladderbench run --suite {export.suite} --model openai:NAME --base-url URL
+ladderbench run --suite {export.suite}{export.flags} --model openai:NAME --base-url URL
 ```
 
 or, for replies produced elsewhere, write them as `{{"id", "prompt", "reply"}}` lines, serve them
@@ -225,6 +232,7 @@ def export_hub(items: list[Item], export: Export, directory: Path) -> dict[str, 
         "rows": len(items),
         "counts": counts,
         "questionsSha256": questions_digest(items),
+        **export.source,
         "sha256": {DATA_FILE: hashlib.sha256(data).hexdigest()},
     }
     manifest_bytes = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
@@ -251,6 +259,15 @@ def describe(suite: Any) -> tuple[list[Item], Export]:
     raise UserError(f"--suite {suite.name}: no Hugging Face export for this suite")
 
 
+def _flags(**options: Any) -> str:
+    """`` --name value`` for each option given (lists comma-separated)."""
+    given = {k: v for k, v in options.items() if v not in (None, "", [])}
+    return "".join(
+        f" --{k.replace('_', '-')} {','.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in given.items()
+    )
+
+
 def _static(suite: Any) -> Export:
     from ladderbench.static.loader import default_data_dir
     from ladderbench.static.suite import PROMPT_TEMPLATE
@@ -267,10 +284,12 @@ def _static(suite: Any) -> Export:
             f"{PROMPT_TEMPLATE}\n```"
         ),
         selection={"levels": suite.levels, "limit": suite.limit},
+        flags=_flags(levels=suite.levels, limit=suite.limit, data=suite.data_dir),
     )
 
 
 def _puzzles(suite: Any) -> Export:
+    from ladderbench.puzzles import registry
     from ladderbench.ranges import format_ranges
 
     if suite.secret_key:
@@ -279,6 +298,7 @@ def _puzzles(suite: Any) -> Export:
         )
     if suite.adaptive:
         raise UserError("--adaptive picks its items as it runs: export a grid (--difficulties)")
+    all_families = sorted(suite.names) == sorted(registry.families())
     return Export(
         suite="puzzles",
         version=suite.version,
@@ -290,6 +310,14 @@ def _puzzles(suite: Any) -> Export:
             "copy in the files format. The family's generator writes the prompt, which states "
             "the answer format (`<answer>...</answer>`); `expected` is the answer its "
             "independent solver found."
+        ),
+        flags=_flags(
+            suite_version=suite.version,
+            seeds=format_ranges(suite.seeds),
+            tiers=format_ranges(sorted({c.tier for c in suite.cells if c.tier is not None})),
+            families=None if all_families else ",".join(suite.names),
+            difficulties=format_ranges(suite.difficulties) if suite.difficulties else None,
+            limit=suite.limit,
         ),
         selection={
             "seeds": format_ranges(suite.seeds),
@@ -310,14 +338,17 @@ def _live(suite: Any) -> tuple[list[Item], Export]:
     store_sha = hashlib.sha256((suite.root / STORE_MANIFEST).read_bytes()).hexdigest()
     export = Export(
         suite="live",
-        version=f"release {suite.release} (store manifest sha256 {store_sha})",
+        version=suite.release,
         rung="the live task (its category is in `category`)",
         made=(
-            f"The published questions active at release {suite.release}: generated from "
-            "fresh material fetched before the release, each scored against ground truth "
-            "(`expected`) with no judge model. The release's private hold-back is not in this "
-            "dataset; it is published with the next release."
+            f"The published questions active at release {suite.release} of a live store "
+            "(`ladderbench live build` / `live refresh`): each generated from the release's "
+            "material and a seed only the maintainer's secret gives, and scored against ground "
+            "truth (`expected`) with no judge model. The release's private hold-back is not in "
+            "this dataset; it is published with the next release."
         ),
         selection={"release": suite.release, "tasks": sorted({i.task for i in items if i.task})},
+        source={"storeManifestSha256": store_sha},
+        flags=f" --live-dir STORE --release {suite.release}",
     )
     return items, export
