@@ -147,3 +147,20 @@ def test_multi_model_bad_input_is_one_line(tmp_path, args, message):
     args = tuple(str(existing) if a == "FILE" else a for a in args)
     proc = ladderbench("run", *args, "--levels", "1", "--limit", "1", cwd=tmp_path)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_leaderboard_shows_breaking_points_of_a_difficulty_grid(tmp_path):
+    grid = ("--suite", "puzzles", "--suite-version", "2", "--difficulties", "0-3")
+    args = (*grid, "--families", "sudoku,caesar", "--seeds", "1-2", "-q")
+    proc = ladderbench("run", "--model", "oracle", "--model", "echo", *args, "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    paths = [str(tmp_path / "oracle.jsonl"), str(tmp_path / "echo.jsonl")]
+    board = json.loads(ladderbench("leaderboard", "--json", *paths).stdout)[0]
+    oracle, echo = board["models"]
+    assert set(oracle["breakingPoints"]) == {"caesar", "sudoku"}
+    for family in ("caesar", "sudoku"):
+        assert oracle["breakingPoints"][family]["cleared"] == 3  # every difficulty asked
+        assert echo["breakingPoints"][family]["cleared"] == -1
+    text = ladderbench("leaderboard", *paths, env={"COLUMNS": "250"}).stdout
+    assert "breaking points (puzzles)" in text
+    assert "cleared d 3, 50% at" in text and "cleared none, 50% at" in text

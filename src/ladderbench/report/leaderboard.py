@@ -35,7 +35,8 @@ def breaking_text(s: Standing, family: str) -> str:
     bp = s.breaking_points.get(family)
     if bp is None:
         return "-"
-    return f"d50 {bp.d50:.1f} ({bp.d50_ci95[0]:.1f}–{bp.d50_ci95[1]:.1f})"
+    cleared = "none" if bp.cleared < 0 else f"d {bp.cleared}"
+    return f"cleared {cleared}, 50% at {bp.d50:.1f} ({bp.d50_ci95[0]:.1f}–{bp.d50_ci95[1]:.1f})"
 
 
 def _cell_text(cell: Cell | None) -> str:
