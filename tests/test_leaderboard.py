@@ -164,3 +164,12 @@ def test_leaderboard_shows_breaking_points_of_a_difficulty_grid(tmp_path):
     text = ladderbench("leaderboard", *paths, env={"COLUMNS": "250"}).stdout
     assert "breaking points (puzzles)" in text
     assert "cleared d 3, 50% at" in text and "cleared none, 50% at" in text
+
+
+def test_multi_model_json_is_one_list_of_summaries(tmp_path):
+    args = ("--model", "oracle", "--model", "echo", "--levels", "1", "--limit", "2", "--json")
+    proc = ladderbench("run", *args, "--out", str(tmp_path / "runs"))
+    assert proc.returncode == 0, proc.stderr
+    summaries = json.loads(proc.stdout)
+    assert [s["adapter"] for s in summaries] == ["oracle", "echo"]
+    assert [s["rate"] for s in summaries] == [1.0, 0.0]
