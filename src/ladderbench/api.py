@@ -136,10 +136,14 @@ def load_summary(path: str | os.PathLike[str]) -> Summary:
 # Running: one code path with ``ladderbench run``
 
 
+def file_stem(model: str) -> str:
+    """A model spec as a file name: ``openai:gpt-4o`` -> ``openai_gpt-4o``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
+
+
 def default_out(model: str) -> Path:
     """``results/<model>_<timestamp>.jsonl``: where a run writes when not told."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("_") or "model"
-    return Path("results") / f"{safe}_{datetime.now().strftime('%Y%m%d-%H%M%S')}.jsonl"
+    return Path("results") / f"{file_stem(model)}_{datetime.now().strftime('%Y%m%d-%H%M%S')}.jsonl"
 
 
 @dataclass

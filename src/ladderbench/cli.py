@@ -71,12 +71,19 @@ def _names(text: str | None) -> list[str] | None:
 @app.command()
 def run(
     model: Annotated[
-        str,
-        typer.Option(help="local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random"),
-    ] = "local",
+        list[str] | None,
+        typer.Option(
+            help="local, local:PATH.gguf, openai:NAME, ollama:NAME, oracle, echo, random; "
+            "repeat for several models, run one after another (default: local)."
+        ),
+    ] = None,
     suite: Annotated[str, typer.Option(help="Which suite to run.")] = "static",
     out: Annotated[
-        Path | None, typer.Option(help="Results JSONL; an existing one is resumed.")
+        Path | None,
+        typer.Option(
+            help="Results JSONL; an existing one is resumed. With several models, a folder: "
+            "one OUT/<model>.jsonl each."
+        ),
     ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible endpoint (or OPENAI_BASE_URL).")
@@ -204,23 +211,81 @@ def run(
         retry_wait=retry_wait,
         max_response_bytes=max_response_bytes,
     )
-    config = RunConfig(
-        out=out or default_out(model),
-        samples=samples,
-        concurrency=concurrency,
-        sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
-        system_prompt=system_prompt or None,
-        command=["ladderbench", *sys.argv[1:]],
-        price_in=price_in,
-        price_out=price_out,
-    )
-    # only the options given: one the suite does not take is an error, not silently ignored
-    job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=not no_cache)
-    summary = _run_with_progress(job, quiet or json_out)
-    _show(summary, json_out)
-    if not json_out:
-        typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
-    _exit_on_errors(summary, config.out)
+    models = model or ["local"]
+    outs = [out or default_out(models[0])] if len(models) == 1 else _model_outs(models, out)
+    summaries: list[Summary] = []
+    worst = 0
+    for name, path in zip(models, outs):  # one after another, sharing the response cache
+        config = RunConfig(
+            out=path,
+            samples=samples,
+            concurrency=concurrency,
+            sampling=Sampling(temperature=temperature, max_tokens=max_tokens, seed=seed),
+            system_prompt=system_prompt or None,
+            command=["ladderbench", *sys.argv[1:]],
+            price_in=price_in,
+            price_out=price_out,
+        )
+        # only the options given: one the suite does not take is an error, not silently ignored
+        job = prepare_run(name, suite, options, endpoint, config, seed=seed, cache=not no_cache)
+        summary = _run_with_progress(job, quiet or json_out)
+        summaries.append(summary)
+        if len(models) > 1 and not json_out:
+            typer.echo(f"model {name}:")
+        if len(models) == 1 or not json_out:
+            _show(summary, json_out)
+        if not json_out:
+            typer.echo(f"results: {config.out} (run again with --out {config.out} to resume)")
+        try:
+            _exit_on_errors(summary, config.out)
+        except typer.Exit as exc:
+            if len(models) == 1:
+                raise
+            worst = max(worst, exc.exit_code)
+    if len(models) > 1:
+        _side_by_side(models, outs, summaries, json_out)
+    if worst:
+        raise typer.Exit(worst)
+
+
+def _model_outs(models: list[str], out: Path | None) -> list[Path]:
+    """Each model's results file: ``OUT/<model>.jsonl`` (resumable by the same command), or
+    ``results/<model>_<timestamp>.jsonl`` without --out. Two models never share a file."""
+    from ladderbench.api import default_out, file_stem
+
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError(
+            f"--out {out}: with several models --out names a folder (one results file per "
+            "model), and this is a file"
+        )
+    paths = [out / f"{file_stem(m)}.jsonl" if out else default_out(m) for m in models]
+    for i, path in enumerate(paths):
+        if path in paths[:i]:
+            raise UserError(
+                f"--model {models[i]}: its results file {path} is another --model's "
+                f"({models[paths.index(path)]}); give each model once"
+            )
+    return paths
+
+
+def _side_by_side(
+    models: list[str], outs: list[Path], summaries: list[Summary], as_json: bool
+) -> None:
+    """After the runs: all summaries as one JSON list, or one line comparing the models."""
+    from ladderbench.analysis.leaderboard import overall
+
+    if as_json:
+        typer.echo(json.dumps([s.to_json_dict() for s in summaries], indent=2))
+        return
+    parts = []
+    for name, summary in zip(models, summaries):
+        score, ci = overall(summary)
+        text = "-" if score is None else f"{100 * score:.1f}%"
+        if score is not None and ci is not None:
+            text += f" ({100 * ci[0]:.1f}–{100 * ci[1]:.1f})"
+        parts.append(f"{name} {text}")
+    typer.echo("side by side: " + " | ".join(parts))
+    typer.echo("tests between them: ladderbench leaderboard " + " ".join(map(str, outs)))
 
 
 def _check_finite(flags: dict[str, float | None]) -> None:
@@ -377,6 +442,31 @@ def compare(
     for ranking in rankings:
         console.print(_ranking_table(ranking))
         console.print(ranking.verdict())
+
+
+@app.command()
+def leaderboard(
+    results: Annotated[list[Path], typer.Argument(help="Results files, one per model and suite.")],
+    html: Annotated[
+        Path | None, typer.Option(help="Also write the boards as a self-contained HTML page.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the boards as JSON.")] = False,
+) -> None:
+    """Many models, one view: per suite, models x rungs ranked by overall score (ties by ladder
+    level), breaking points, and the paired test between each two neighbours in the ranking."""
+    from ladderbench.analysis.leaderboard import board_json, leaderboards
+
+    boards = leaderboards(results)
+    if json_out:
+        typer.echo(json.dumps([board_json(b) for b in boards], indent=2))
+    else:
+        from ladderbench.report.leaderboard import print_boards
+
+        print_boards(boards)
+    if html is not None:
+        from ladderbench.report.leaderboard import write_boards
+
+        typer.echo(f"leaderboard: {write_boards(boards, html)}", err=json_out)
 
 
 def _breaking_point_rankings(paths: list[Path], digests: list[Any]) -> list[Any]:
@@ -689,28 +779,97 @@ def export_prompts(
 @suite_app.command("export")
 def suite_export(
     directory: Annotated[
-        Path, typer.Argument(help="Folder for the JSONL files and manifest.json.")
+        Path, typer.Argument(help="Folder for the data files, the manifest (and the card).")
     ],
-    suite: Annotated[str, typer.Option(help="Only 'puzzles' is generated from seeds.")] = "puzzles",
-    seeds: Annotated[str, typer.Option(help="Public seeds, e.g. 1-64.")] = "1-64",
+    suite: Annotated[
+        str, typer.Option(help="puzzles; with --format hf also static, or live (--live-dir).")
+    ] = "puzzles",
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="files: JSONL per family and a sha256 manifest ('suite verify' checks it); "
+            "hf: a Hugging Face dataset folder (datasets.load_dataset(DIR)) with a dataset card.",
+        ),
+    ] = "files",
+    seeds: Annotated[str | None, typer.Option(help="Public seeds (default 1-64).")] = None,
     tiers: Annotated[str | None, typer.Option(help="Tiers, e.g. 0-3.")] = None,
     families: Annotated[str | None, typer.Option(help="Families, e.g. sudoku,caesar.")] = None,
-    suite_version: Annotated[str, typer.Option(help="Puzzle suite version: 1 or 2.")] = "1",
+    suite_version: Annotated[
+        str | None, typer.Option(help="Puzzle suite version: 1 (default) or 2.")
+    ] = None,
     difficulties: Annotated[
         str | None, typer.Option(help="Suite v2: a grid of difficulties, e.g. 0-12.")
     ] = None,
+    levels: Annotated[str | None, typer.Option(help="Static levels, e.g. 4,5 (hf).")] = None,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="At most this many items per rung (hf).")
+    ] = None,
+    live_dir: Annotated[
+        Path | None, typer.Option(help="Live store (hf): its published questions only.")
+    ] = None,
+    release: Annotated[str | None, typer.Option(help="Live release date (else latest).")] = None,
+    tasks: Annotated[str | None, typer.Option(help="Live tasks (hf).")] = None,
 ) -> None:
-    """Write a reproducible suite: instances as JSONL and a sha256 manifest."""
+    """Write a suite out: reproducible JSONL files with a sha256 manifest, or a Hugging Face
+    dataset (a live store's published part only; its private hold-back never)."""
+    if format_ not in ("files", "hf"):
+        raise UserError(f"--format {format_}: expected files or hf")
+    if format_ == "hf":
+        given = {
+            "levels": parse_int_list(levels, "--levels"),
+            "limit": limit,
+            "tiers": parse_int_list(tiers, "--tiers"),
+            "seeds": parse_ranges(seeds or "1-64", "--seeds") if suite == "puzzles" else None,
+            "families": _names(families),
+            "suite_version": suite_version,
+            "difficulties": parse_int_list(difficulties, "--difficulties"),
+            "live_dir": live_dir,
+            "release": release,
+            "tasks": _names(tasks),
+        }
+        _export_hub(suite, given, directory)
+        return
+    if any(v is not None for v in (levels, limit, live_dir, release, tasks)):
+        raise UserError("--levels, --limit, --live-dir, --release, --tasks go with --format hf")
+    _export_files(suite, seeds, tiers, families, suite_version, difficulties, directory)
+
+
+def _export_hub(suite: str, given: dict[str, Any], directory: Path) -> None:
+    from ladderbench.hub import CARD, describe, export_hub
+    from ladderbench.suites import make_suite
+
+    target = make_suite(suite, **{k: v for k, v in given.items() if v is not None})
+    items, export = describe(target)
+    manifest = export_hub(items, export, directory)
+    typer.echo(
+        f"wrote {manifest['rows']} rows ({export.suite}, {export.version}) as a Hugging Face "
+        f"dataset in {directory}; card: {directory / CARD}"
+    )
+
+
+def _export_files(
+    suite: str,
+    seeds: str | None,
+    tiers: str | None,
+    families: str | None,
+    suite_version: str | None,
+    difficulties: str | None,
+    directory: Path,
+) -> None:
     from ladderbench.puzzles.export import export_suite
     from ladderbench.puzzles.suite import PuzzleSuite
 
     if suite != "puzzles":
-        raise UserError(f"--suite {suite}: only the puzzles suite is exported from seeds")
+        raise UserError(
+            f"--suite {suite}: only the puzzles suite is exported from seeds "
+            "(--format hf exports static and live too)"
+        )
     target = PuzzleSuite(
         tiers=parse_int_list(tiers, "--tiers"),
-        seeds=parse_ranges(seeds, "--seeds"),
+        seeds=parse_ranges(seeds or "1-64", "--seeds"),
         names=_names(families),
-        version=suite_version,
+        version=suite_version or "1",
         difficulties=parse_int_list(difficulties, "--difficulties"),
     )
     manifest = export_suite(target, directory)
