@@ -15,6 +15,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Callable, Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -367,18 +368,24 @@ def test_inspect_eval_command_by_entry_point(tmp_path: Path) -> None:
     """``inspect eval ladderbench/static --model openai/...``, the package's entry point
     installed as pyproject.toml declares it, in a child process refused any network."""
     name, module = entry_point()
-    dist = tmp_path / "site" / "ladderbench_entry_point_check-0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: ladderbench-entry-point-check\nVersion: 0\n"
-    )
-    (dist / "entry_points.txt").write_text(f"[inspect_ai]\n{name} = {module}\n")
+    (tmp_path / "site").mkdir()
+    installed = {(e.name, e.value) for e in metadata.entry_points(group="inspect_ai")}
+    path = [tmp_path / "site"]
+    if (name, module) not in installed:  # a checkout not installed with pip: declare it here
+        path.append(Path(ladderbench.__file__).resolve().parents[1])
+        dist = tmp_path / "site" / "ladderbench_entry_point_check-0.dist-info"
+        dist.mkdir()
+        (dist / "METADATA").write_text(
+            "Metadata-Version: 2.1\nName: ladderbench-entry-point-check\nVersion: 0\n"
+        )
+        (dist / "entry_points.txt").write_text(f"[inspect_ai]\n{name} = {module}\n")
     (tmp_path / "site" / "sitecustomize.py").write_text(GUARD)
     guard_log = tmp_path / "network.log"
-    src = Path(ladderbench.__file__).resolve().parents[1]
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(src)]),
+        # the installed package as pip put it; a second copy on the path would declare the
+        # entry point twice, and Inspect then finds no task at all
+        "PYTHONPATH": os.pathsep.join(map(str, path)),
         "NETWORK_GUARD_LOG": str(guard_log),
         "OPENAI_API_KEY": "test-key",
     }
