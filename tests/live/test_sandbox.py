@@ -340,8 +340,10 @@ def test_killing_the_parent_fails() -> None:
         "import os\ndef f(x):\n    os.killpg(os.getpgid(0), 9)\n    return 9\n",
         "import os\ndef f(x):\n    os.kill(-1, 9)\n    return 9\n",
     ):
-        for report in both_layers(code):
-            assert not report.passed  # the parent is checked by the fixture
+        with_hook, *without = both_layers(code)
+        assert not with_hook.passed  # the parent is checked by the fixture
+        for report in without:  # unprivileged, the worker may signal the namespace's init,
+            assert not report.passed or not ROOT  # which ignores SIGKILL sent from within
 
 
 def test_subprocess_and_exec_fail() -> None:

@@ -126,6 +126,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import dataclasses
+import functools
 import marshal
 import math
 import os
@@ -606,40 +607,46 @@ def _fstab_path(path: str) -> str:
     return "".join(f"\\{ord(c):03o}" if c in " \t\n\\#" else c for c in path)
 
 
-def _build_root(base: Path, binds: Sequence[str], work_options: str) -> None:
-    """The skeleton of a sealed run's root, under ``base/root`` (mount points only: empty
-    folders and files), and ``base/fstab``, which mounts into it: the skeleton itself read-only,
-    the binds read-only at their own paths, the devices, the tmpfs work directory and /proc."""
-    root = base / "root"
-    lines = [f"{root} {root} none bind,ro,nosuid,nodev,noexec"]
+@functools.lru_cache(maxsize=8)
+def _root_plan(binds: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The skeleton of a sealed root, worked out once: its folders (each after its parent), its
+    empty files and the fstab lines that fill them, paths relative to the skeleton (``@ROOT@``
+    in the fstab lines)."""
+    folders: set[str] = {SEALED_WORK, "/proc"}
+    files: set[str] = set()
+    lines: list[str] = []
     points = [(path, "bind,ro,nosuid,nodev") for path in binds]
     points += [(device, "bind") for device in _DEVICES if os.path.exists(device)]
     for path, options in points:
         source = os.path.realpath(path)
-        target = Path(str(root) + path)
-        if os.path.isdir(source):
-            target.mkdir(mode=0o755, parents=True, exist_ok=True)
-        else:
-            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            target.touch(mode=0o644)
-        lines.append(f"{_fstab_path(source)} {_fstab_path(str(target))} none {options}")
-    for name, kind, options in (
-        (SEALED_WORK, "tmpfs", work_options),
-        ("/proc", "proc", "nosuid,nodev,noexec"),
-    ):
-        target = Path(str(root) + name)
-        target.mkdir(mode=0o755, parents=True, exist_ok=True)
-        lines.append(f"ladderbench {_fstab_path(str(target))} {kind} {options}")
-    _chmod_tree(root)
-    (base / "fstab").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (folders if os.path.isdir(source) else files).add(path)
+        lines.append(f"{_fstab_path(source)} @ROOT@{_fstab_path(path)} none {options}")
+    lines.append(f"ladderbench @ROOT@{SEALED_WORK} tmpfs @WORK_OPTIONS@")
+    lines.append("ladderbench @ROOT@/proc proc nosuid,nodev,noexec")
+    for path in [*folders, *files]:
+        parent = os.path.dirname(path)
+        while parent != "/":
+            folders.add(parent)
+            parent = os.path.dirname(parent)
+    return tuple(sorted(folders)), tuple(sorted(files)), tuple(lines)
 
 
-def _chmod_tree(root: Path) -> None:
-    """Every folder of the skeleton 0755 (mkdir's mode is cut by the umask)."""
-    for folder, dirs, _files in os.walk(root):
-        os.chmod(folder, 0o755)
-        for name in dirs:
-            os.chmod(os.path.join(folder, name), 0o755)
+def _build_root(base: Path, binds: tuple[str, ...], work_options: str) -> None:
+    """The skeleton of a sealed run's root, under ``base/root`` (mount points only: empty
+    folders and files), and ``base/fstab``, which mounts into it: the skeleton itself read-only,
+    the binds read-only at their own paths, the devices, the tmpfs work directory and /proc."""
+    folders, files, lines = _root_plan(binds)
+    root = str(base / "root")
+    for folder in ("", *folders):
+        os.mkdir(root + folder)
+        os.chmod(root + folder, 0o755)  # whatever the umask
+    for name in files:
+        os.close(os.open(root + name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    mounts = [f"{_fstab_path(root)} {_fstab_path(root)} none bind,ro,nosuid,nodev,noexec"]
+    for line in lines:
+        line = line.replace("@ROOT@", _fstab_path(root))
+        mounts.append(line.replace("@WORK_OPTIONS@", work_options))
+    (base / "fstab").write_text("\n".join(mounts) + "\n", encoding="utf-8")
 
 
 def _check_allowed(iso: Isolation, allow_unsafe: bool | None) -> None:
