@@ -77,6 +77,15 @@ def file_attacks(t: Targets) -> dict[str, str]:
             )
             for path in t.forbidden
         },
+        "write into the root": (
+            "import os\ndef f(x):\n"
+            "    for folder in ('/', '/usr/bin', '/dev', os.path.dirname(os.__file__)):\n"
+            "        try:\n"
+            "            open(os.path.join(folder, 'escaped'), 'w').close()\n"
+            "            return 9\n"
+            "        except OSError:\n"
+            "            pass\n"
+        ),
         "mkdir outside": (
             f"import os\ndef f(x):\n    os.mkdir({str(t.outside / f'dir-{tag}')!r})\n    return 9\n"
         ),
