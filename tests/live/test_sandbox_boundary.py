@@ -122,3 +122,21 @@ def test_the_sealed_root_shows_only_what_the_interpreter_needs() -> None:
     assert set(top) == tops | {"dev", "proc", "work"}, top
     assert not {"home", "tmp", "etc"} & set(top)
     assert set(devices) <= {"null", "zero", "random", "urandom"}
+
+
+def test_ldd_listing_gives_the_loader_and_the_library_folders() -> None:
+    listing = (
+        "\tlinux-vdso.so.1 (0x00007ffd)\n"
+        "\tlibpython3.11.so.1.0 => /opt/py/lib/libpython3.11.so.1.0 (0x00007f01)\n"
+        "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f02)\n"
+        "\t/lib64/ld-linux-x86-64.so.2 (0x00007f03)\n"
+    )
+    assert sandbox._ldd_paths(listing) == {
+        "/opt/py/lib",
+        "/lib/x86_64-linux-gnu",
+        "/lib64/ld-linux-x86-64.so.2",
+    }
+
+
+def test_fstab_paths_are_escaped() -> None:
+    assert sandbox._fstab_path("/tmp/a b\tc\\d#e") == "/tmp/a\\040b\\011c\\134d\\043e"
