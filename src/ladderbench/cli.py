@@ -162,7 +162,7 @@ def run(
         bool,
         typer.Option(
             "--unsafe-allow-code",
-            help="Run model-written code even where no network namespace can isolate it.",
+            help="Run model-written code where the sandbox cannot seal it off from your files.",
         ),
     ] = False,
     no_cache: Annotated[

@@ -51,7 +51,7 @@ TASK = CodeGeneration()
 def run_trusted_code_without_namespaces():
     """These tests run only trusted code (and arbitrary text): where the machine cannot make
     namespaces they still run, without them (test_sandbox covers the refusal)."""
-    with sandbox.unsafe_allowed(not sandbox.isolation().namespaces):
+    with sandbox.unsafe_allowed(not sandbox.isolation().sealed):
         yield
 
 

@@ -1,4 +1,7 @@
-"""The sandbox's child side: ``python -I -S -B harness.py JOB RESULT`` (see sandbox.py).
+"""The sandbox's child side: ``python -I -S -B -c HARNESS JOB_FD RESULT_FD RUN_DIR``.
+
+(See sandbox.py.) The job and the result file come as open descriptors: a sealed run cannot see
+its run directory on the host; RUN_DIR only names the run (for ps).
 
 It runs as the supervisor of one run: it reads the job (marshal), pre-imports the allowed modules
 the code names, forks one worker that sets the limits, drops privileges, installs the audit hook
@@ -20,8 +23,8 @@ import sys
 class Channel:
     """The result file: lines of "KIND NONCE TEXT" (the parent reads only its nonce's lines)."""
 
-    def __init__(self, path: str, nonce: str) -> None:
-        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    def __init__(self, fd: int, nonce: str) -> None:
+        self.fd = fd
         self.nonce = nonce
 
     def emit(self, kind: str, text: str) -> None:
@@ -186,10 +189,19 @@ def worker(job: dict, channel: Channel) -> None:
     channel.emit("RESULT", repr({"load": "ok", "detail": "", "outcomes": outcomes}))
 
 
-def main(job_path: str, result_path: str) -> None:
-    with open(job_path, "rb") as handle:
-        job = marshal.loads(handle.read())
-    channel = Channel(result_path, job["nonce"])
+def read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            os.close(fd)
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def main(job_fd: int, result_fd: int) -> None:
+    job = marshal.loads(read_all(job_fd))
+    channel = Channel(result_fd, job["nonce"])
     for name in job["preload"]:
         try:  # noqa: SIM105 (contextlib is not imported here: see the module docstring)
             __import__(name)
@@ -220,5 +232,5 @@ def main(job_path: str, result_path: str) -> None:
     channel.emit("STATUS", str(status))
 
 
-if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+if __name__ == "__main__":  # run as ``python -I -S -B -c HARNESS JOB_FD RESULT_FD RUN_DIR``
+    main(int(sys.argv[1]), int(sys.argv[2]))

@@ -13,14 +13,15 @@ Design (one answer = one run):
    from anything else that lands in the file; soundness does not rest on the nonce being secret.
 
 2. **Processes.** ``[unshare --net --pid --mount --fork --kill-child --mount-proc --]
-   [sh -c MOUNT-STEP] [setpriv --no-new-privs --] python -I -S -B harness.py JOB RESULT`` runs in
-   a new session (its own process group) with a fresh empty directory as cwd (in the run's own
-   mount namespace, a tmpfs mounted on it: see 3), stdin and stdout/stderr on /dev/null and a
-   minimal environment
-   (no inherited secrets such as OPENAI_API_KEY). The harness is a *supervisor*: it reads the job,
-   pre-imports the allowed standard-library modules the code names, and forks one *worker* that
-   sets the resource limits, drops privileges, installs an audit hook, and only then compiles and
-   runs the model's code on each input (its prints go to a buffer).
+   [sh -c MOUNT-STEP] [setpriv --no-new-privs --] python -I -S -B -c HARNESS JOB_FD RESULT_FD
+   RUN_DIR`` runs in a new session (its own process group) with a fresh empty directory as cwd
+   (in the run's own mount namespace, a tmpfs mounted on it: see 3), stdin and stdout/stderr on
+   /dev/null and a minimal environment (no inherited secrets such as OPENAI_API_KEY). The job
+   and the result file are open descriptors it inherits (a sealed run cannot see its run
+   directory on the host); RUN_DIR only names the run. The harness is a *supervisor*: it reads
+   the job, pre-imports the allowed standard-library modules the code names, and forks one
+   *worker* that sets the resource limits, drops privileges, installs an audit hook, and only
+   then compiles and runs the model's code on each input (its prints go to a buffer).
 
    In the namespaces the supervisor is PID 1: when it exits, or is killed (``--kill-child`` sends
    it SIGKILL when ``unshare`` dies), the kernel kills every process left in the namespace, so
@@ -43,29 +44,57 @@ Design (one answer = one run):
    (below) can be rewritten from inside (its frame is in the traceback of its own
    PermissionError), so it is a tripwire, not the cap.
 
-4. **As root** (here and in CI) RLIMIT_NPROC would be ignored and every file readable, so the
-   worker drops to the ``nobody`` user (``setgroups([])``, ``setgid``, ``setuid``; it checks that
-   it cannot regain root) after setting the limits; the work directory is handed to that user, and
-   ``setpriv --no-new-privs`` stops it from gaining privileges through set-uid programs. The
-   supervisor stays root, so the worker can neither signal nor trace it. **As a normal user**
-   there is no other user to switch to: ``unshare --user --map-root-user`` makes the namespaces
-   without privileges (the caller is root inside, so the mount step may mount), and ``setpriv``
-   empties the capability bounding set before the interpreter starts, so neither supervisor nor
-   worker holds a capability (they cannot unmount the tmpfs); the worker keeps the caller's
-   files' access, so only the audit hook (below) guards that user's files.
+4. **The file boundary (issue #19): a sealed root.** The run's mount namespace gets a root of
+   its own. The parent lays out a skeleton under the run directory (empty folders and files, mount
+   points only) and an fstab; the mount step (``mount --all --fstab``) binds the skeleton onto
+   itself read-only (nosuid, nodev, noexec), binds read-only at their own paths what the
+   interpreter needs and nothing else (the interpreter, the standard library, the loader and the
+   folders of the shared libraries that ``ldd`` lists for the interpreter, ``setpriv`` and
+   ``umount``, found once per process), binds /dev/null, zero, random and urandom, mounts the
+   tmpfs work directory at /work and a fresh /proc of the run's PID namespace; then
+   ``pivot_root . .`` makes the skeleton the root and ``umount -l .`` detaches the host's root,
+   so no path, ``..`` or /proc link leads back to it. The run sees /work, /proc, /dev and the
+   interpreter's read-only files: no home directories, /tmp, /dev/shm, /etc, other users' files,
+   the working tree or the results folder. The interpreter is the base installation's (never a
+   virtual environment: ``-I -S`` needs no site-packages), at its own path: under /root for a
+   pyenv Python, where the run then sees the folders leading to the installation and the
+   installation itself, read-only, and nothing else of /root.
 
-5. **No network.** The run gets its own network namespace (only a loopback device, down), made by
-   util-linux ``unshare``: ``--net --pid --mount`` as root, with ``--user --map-root-user``
-   otherwise. Whether it works is checked once per process (a probe must see PID 1, a network
-   namespace other than ours, only its own process in /proc and a tmpfs of the size it asked
-   for) and cached. Where the mount namespace or the mount step does not work (no ``mount`` or
-   ``setpriv``, or the kernel refuses), the run falls back to ``--net --pid`` without private
-   mounts: the work directory is then a folder of the host's temporary directory, capped per
-   file by RLIMIT_FSIZE and in number by the hook only, and ``Isolation.note`` says why in one
-   line. Where the namespaces do not work at all, running untrusted code raises a one-line
-   ``UserError`` unless the caller passes ``allow_unsafe=True`` or runs inside
-   ``unsafe_allowed(True)`` (the live suite does, when its config says ``--unsafe-allow-code``);
-   then the run has the limits, the user switch and the hook, but no namespaces.
+   What each layer guarantees, and for whom:
+
+   =====================  ==================================  ================================
+   layer                  as root (CI, this machine)          as an ordinary user
+   =====================  ==================================  ================================
+   sealed root            the files above only, read-only     the same, via ``unshare --user
+                          but /work (pivot_root, old root     --map-root-user``; the caller is
+                          detached)                           root inside, with no capability
+   user                   the worker drops to ``nobody``      the caller's uid (no other is
+                          (checked: it cannot regain root),   mapped); setpriv empties the
+                          so it can neither signal nor        bounding set, so neither the
+                          trace the supervisor; setpriv       supervisor nor the code can
+                          --no-new-privs                      mount, unmount or pivot
+   tmpfs /work            a cap on all bytes and files written, for both
+   PID namespace, /proc   nothing survives the run; only the run's processes are visible
+   network namespace      no network (loopback, down), for both
+   rlimits                CPU, memory, file size, files, processes (as root per ``nobody``)
+   audit hook             defence in depth only: its absence (``audit_hook=False``, a switch for
+                          the tests) is what the escape corpus runs under
+   =====================  ==================================  ================================
+
+5. **Falling back, and refusing.** Which isolation this machine allows is found once per process
+   with a probe (it must see PID 1, a network namespace other than ours, only its own process in
+   /proc, a tmpfs of the size it asked for and, sealed, not its run directory) and cached in
+   ``isolation()``. Tried in order: the sealed root; the mount namespace with the tmpfs work
+   directory but the host's files in sight (the boundary before issue #19); ``--net --pid``
+   alone; nothing. ``Isolation.note`` says, in one line, how runs are made and why each stronger
+   way failed. Only the sealed root is a file boundary: below it, running untrusted code raises
+   a one-line ``UserError`` naming what is missing (util-linux ``unshare``, ``mount``,
+   ``umount``, ``pivot_root``, ``setpriv``; ``ldd``; user namespaces allowed by the kernel)
+   unless the caller passes ``allow_unsafe=True`` or runs inside ``unsafe_allowed(True)`` (the
+   live suite does, when its config says ``--unsafe-allow-code``); then the run has whatever the
+   lower step gives, the user switch, the limits and the hook. bubblewrap is neither needed nor
+   used (util-linux is on every Linux, and one way to build the boundary is enough); nor is
+   Landlock, which Python reaches only through ctypes, a module the harness must not load.
 
 6. **Audit hook** (defence in depth, installed before the model's code is compiled; its
    constants are compiled into it and the builtins it calls are bound when it is made, so
@@ -85,17 +114,19 @@ Design (one answer = one run):
    (relative ones against the work directory); no symlink can be made to lead elsewhere, since
    ``os.symlink`` is refused.
 
-What the hook cannot stop, the operating system does: a crafted interpreter crash could in
-principle bypass the hook, but then the code is still ``nobody`` (as root) in namespaces without
-network, limited by rlimits and the tmpfs, and killed with its namespace. World-writable places
-such as /tmp are writable by ``nobody``; only the hook keeps the code out of them (issue #19 is
-the full unprivileged boundary).
+What the hook cannot stop, the operating system does: code that gets past the hook (a crafted
+interpreter crash, say) is still in its sealed root, without network, limited by rlimits and the
+tmpfs, without capabilities (as root: ``nobody``), and killed with its namespace. The escape
+corpus (tests/live/sandbox_escapes.py) runs as root and as an unprivileged user, with and
+without the hook.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
+import functools
 import marshal
 import math
 import os
@@ -109,6 +140,7 @@ import signal
 import stat
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -251,19 +283,37 @@ class Isolation:
     # the run's size on the work directory, enters it and execs the rest. Empty: no such step,
     # and then the work directory is on the host's disk (note says why).
     mount: tuple[str, ...] = ()
+    # The paths bound read-only into the run's own root (the interpreter, its standard library,
+    # the shared libraries it and the tools of the mount step load). Empty: the run sees the
+    # host's filesystem (guarded by the user switch and the audit hook only).
+    sealed_binds: tuple[str, ...] = ()
+    interpreter: str = sys.executable  # the interpreter's path as the run sees it
 
     @property
     def private_mounts(self) -> bool:
         """A tmpfs of limited size as the work directory and a /proc of the run's processes."""
         return bool(self.mount)
 
-    def command(self, work: Path, limits: Limits) -> list[str]:
-        """What runs the interpreter: the namespaces, the mount step, then the rest of prefix."""
+    @property
+    def sealed(self) -> bool:
+        """The operating-system file boundary: the run sees only its own minimal root."""
+        return bool(self.sealed_binds)
+
+    def command(self, base: Path, limits: Limits) -> list[str]:
+        """What runs the interpreter in the run directory ``base`` (its work directory is
+        ``base/work``): the namespaces, the mount step, then the rest of prefix."""
         if not self.mount:
             return list(self.prefix)
         cut = self.prefix.index("--") + 1
         options = _tmpfs_options(limits.disk_bytes, self.drop_to)
-        return [*self.prefix[:cut], *self.mount, str(work), options, *self.prefix[cut:]]
+        if self.sealed:
+            _build_root(base, self.sealed_binds, options)
+            return [*self.prefix[:cut], *self.mount, str(base), *self.prefix[cut:]]
+        return [*self.prefix[:cut], *self.mount, str(base / "work"), options, *self.prefix[cut:]]
+
+    def work_path(self, base: Path) -> str:
+        """The work directory's path as the run sees it."""
+        return SEALED_WORK if self.sealed else str(base / "work")
 
 
 # ---------------------------------------------------------------- the harness (runs in the child)
@@ -325,16 +375,27 @@ _ISOLATION: Isolation | None = None
 RUN_ROOT: str | None = None  # where run directories are made (None: the system's temp folder)
 _LOCK = threading.Lock()
 _SEARCH_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
-# The probe prints its PID, network namespace, how many processes its /proc shows and the size
-# of the filesystem of its working directory.
+# The probe prints its PID, network namespace, how many processes its /proc shows, the size of
+# the filesystem of its working directory and whether it can see its run directory on the host.
 _PROBE = (
-    "import os; v = os.statvfs('.'); "
+    "import os, sys; v = os.statvfs('.'); "
     "print(os.getpid(), os.readlink('/proc/self/ns/net'), "
-    "sum(p.isdigit() for p in os.listdir('/proc')), v.f_blocks * v.f_frsize)"
+    "sum(p.isdigit() for p in os.listdir('/proc')), v.f_blocks * v.f_frsize, "
+    "os.path.exists(sys.argv[1]))"
 )
+_PROBE_ARGS = ("-I", "-S", "-B", "-c", _PROBE)
 _PROBE_BYTES = 2**20
 # The mount step (see Isolation.mount): $1 the work directory, $2 the tmpfs options.
 _MOUNT_STEP = 'MOUNT -t tmpfs -o "$2" ladderbench "$1" && cd "$1" && shift 2 && exec "$@"'
+# The sealed mount step: $1 the run directory, holding the skeleton of the run's root and the
+# fstab that fills it (see _build_root). It mounts everything, makes the skeleton the root
+# (pivot_root) and detaches the host's root, so no path leads back to it.
+_SEALED_STEP = (
+    '@MOUNT@ --all --fstab "$1/fstab" && cd "$1/root" && @PIVOT@ . . && @UMOUNT@ -l . '
+    '&& cd @WORK@ && shift && exec "$@"'
+)
+SEALED_WORK = "/work"  # the work directory's path inside the sealed root
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom")
 
 
 def _tmpfs_options(size: int, owner: tuple[int, int] | None) -> str:
@@ -366,20 +427,22 @@ def _sandbox_user() -> tuple[int, int]:
 
 def _probe(iso: Isolation) -> str | None:
     """None when iso gives a new PID and network namespace (and, with a mount step, a private
-    /proc and a tmpfs of the asked size as working directory), else why not."""
+    /proc and a tmpfs of the asked size as working directory; sealed, no sight of the host's
+    files), else why not."""
     limits = Limits(disk_bytes=_PROBE_BYTES)
     try:
         ours = os.readlink("/proc/self/ns/net")
-        with tempfile.TemporaryDirectory(prefix="ladderbench-probe-", dir=RUN_ROOT) as work:
-            os.chmod(work, 0o755)
+        with tempfile.TemporaryDirectory(prefix="ladderbench-probe-", dir=RUN_ROOT) as base:
+            os.chmod(base, 0o755)
+            os.mkdir(Path(base) / "work", 0o755)
             done = subprocess.run(
-                [*iso.command(Path(work), limits), sys.executable, "-I", "-S", "-B", "-c", _PROBE],
+                [*iso.command(Path(base), limits), iso.interpreter, *_PROBE_ARGS, base],
                 capture_output=True,
                 text=True,
                 timeout=20,
                 stdin=subprocess.DEVNULL,
                 env={"PATH": _SEARCH_PATH},
-                cwd=work,
+                cwd=Path(base) / "work",
             )
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
@@ -387,10 +450,12 @@ def _probe(iso: Isolation) -> str | None:
         lines = (done.stderr or "").strip().splitlines()
         return lines[-1] if lines else f"exit status {done.returncode}"
     fields = done.stdout.split()
-    if len(fields) != 4 or fields[0] != "1" or fields[1] == ours:
+    if len(fields) != 5 or fields[0] != "1" or fields[1] == ours:
         return "the probe was not isolated"
     if iso.mount and (fields[2] not in ("1", "2") or fields[3] != str(_PROBE_BYTES)):
         return f"the probe saw {fields[2]} processes and a {fields[3]}-byte work directory"
+    if iso.sealed and fields[4] != "False":
+        return "the probe could still see the host's files"
     return None
 
 
@@ -404,7 +469,8 @@ def isolation() -> Isolation:
 
 
 def _find_isolation() -> Isolation:
-    """The strongest isolation this machine allows: namespaces with private mounts, namespaces
+    """The strongest isolation this machine allows: a sealed root (the file boundary), then,
+    refused unless unsafe runs are allowed, namespaces with a tmpfs work directory, namespaces
     alone, or none (each step down says why in ``note``)."""
     root = os.geteuid() == 0
     drop = _sandbox_user() if root else None
@@ -413,13 +479,18 @@ def _find_isolation() -> Isolation:
     unshare = shutil.which("unshare", path=_SEARCH_PATH)
     if unshare is None:
         return Isolation(tuple(tail), False, drop, "util-linux 'unshare' is not installed")
+    sealed = _sealed_root(unshare, setpriv, drop)
+    if isinstance(sealed, Isolation):
+        return sealed
     private = _private_mounts(unshare, setpriv, drop)
     if isinstance(private, Isolation):
-        return private
+        return dataclasses.replace(private, note=f"{private.note} (no private root: {sealed})")
     flags = ["--net", "--pid", "--fork", "--kill-child"]
     if not root:
         flags = ["--user", *flags]
-    made = "unshare " + " ".join(flags) + f" (no private mounts: {private})"
+    made = (
+        "unshare " + " ".join(flags) + f" (no private root: {sealed}; no private mounts: {private})"
+    )
     candidates = [Isolation((unshare, *flags, "--", *tail), True, drop, made)]
     if tail:  # setpriv may be the trouble
         candidates.append(
@@ -433,36 +504,160 @@ def _find_isolation() -> Isolation:
     return Isolation(tuple(tail), False, drop, f"{made} failed: {problem}")
 
 
-def _private_mounts(
-    unshare: str, setpriv: str | None, drop: tuple[int, int] | None
-) -> Isolation | str:
-    """Namespaces with a mount namespace of the run's own: a size-limited tmpfs as its work
-    directory and a /proc that shows only its processes; else why not.
-
-    Without root the user namespace maps the caller to root, so that the mount step may mount;
-    setpriv then empties the capability bounding set, so that the code cannot unmount it.
-    """
-    mount = shutil.which("mount", path=_SEARCH_PATH)
-    shell = shutil.which("sh", path=_SEARCH_PATH)
-    if mount is None or shell is None or setpriv is None:
-        return "util-linux 'mount', 'setpriv' or a shell is missing"
+def _mount_namespace(setpriv: str, drop: tuple[int, int] | None) -> tuple[list[str], list[str]]:
+    """The unshare flags of a run with its own mount namespace, and the setpriv that follows
+    the mount step. Without root the user namespace maps the caller to root, so that the mount
+    step may mount; setpriv then empties the capability bounding set, so that nothing after it
+    (the supervisor, the code) holds a capability: it can neither unmount nor mount."""
     flags = ["--net", "--pid", "--mount", "--fork", "--kill-child", "--mount-proc"]
     tail = [setpriv, "--no-new-privs", "--"]
     if drop is None:
         flags = ["--user", "--map-root-user", *flags]
         tail = [setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"]
+    return flags, tail
+
+
+def _private_mounts(
+    unshare: str, setpriv: str | None, drop: tuple[int, int] | None
+) -> Isolation | str:
+    """Namespaces with a mount namespace of the run's own: a size-limited tmpfs as its work
+    directory and a /proc that shows only its processes, the host's files still in sight (the
+    boundary before issue #19, kept as a fallback and as the benchmark's baseline); else why
+    not."""
+    mount = shutil.which("mount", path=_SEARCH_PATH)
+    shell = shutil.which("sh", path=_SEARCH_PATH)
+    if mount is None or shell is None or setpriv is None:
+        return "util-linux 'mount', 'setpriv' or a shell is missing"
+    flags, tail = _mount_namespace(setpriv, drop)
     step = (shell, "-c", _MOUNT_STEP.replace("MOUNT", shlex.quote(mount)), "ladderbench-mount")
     made = "unshare " + " ".join(flags) + ", a tmpfs work directory"
     iso = Isolation((unshare, *flags, "--", *tail), True, drop, made, step)
     return _probe(iso) or iso
 
 
+def _sealed_root(
+    unshare: str, setpriv: str | None, drop: tuple[int, int] | None
+) -> Isolation | str:
+    """Namespaces whose mount namespace has a root of its own (pivot_root into a read-only
+    skeleton holding only what the interpreter needs, the tmpfs work directory and a fresh
+    /proc); else why not."""
+    tools = {name: shutil.which(name, path=_SEARCH_PATH) for name in _SEAL_TOOLS}
+    missing = [name for name, path in tools.items() if path is None]
+    if setpriv is None:
+        missing.append("setpriv")
+    if missing:
+        return "missing " + ", ".join(missing) + " (util-linux, libc-bin)"
+    assert setpriv is not None
+    interpreter = os.path.realpath(getattr(sys, "_base_executable", "") or sys.executable)
+    binds = _sealed_binds(str(tools["ldd"]), [interpreter, setpriv, str(tools["umount"])])
+    if isinstance(binds, str):
+        return binds
+    flags, tail = _mount_namespace(setpriv, drop)
+    script = _SEALED_STEP.replace("@WORK@", SEALED_WORK)
+    for name, word in (("mount", "@MOUNT@"), ("pivot_root", "@PIVOT@"), ("umount", "@UMOUNT@")):
+        script = script.replace(word, shlex.quote(str(tools[name])))
+    step = (str(tools["sh"]), "-c", script, "ladderbench-root")
+    made = "unshare " + " ".join(flags) + ", pivot_root into a read-only root of its own"
+    iso = Isolation((unshare, *flags, "--", *tail), True, drop, made, step, binds, interpreter)
+    return _probe(iso) or iso
+
+
+_SEAL_TOOLS = ("mount", "umount", "pivot_root", "sh", "ldd")
+
+
+def _sealed_binds(ldd: str, programs: Sequence[str]) -> tuple[str, ...] | str:
+    """What the sealed root binds read-only: the programs that run inside it (the interpreter,
+    setpriv, umount), their loader, the folders of the libraries they load (the standard
+    library's extension modules load theirs from there too) and the standard library; each at
+    the path it is looked up by, none inside another; else why not."""
+    platbase = {"platbase": sys.base_exec_prefix}  # not a virtual environment's folder
+    wanted = {
+        *programs,
+        sysconfig.get_path("stdlib"),
+        sysconfig.get_path("platstdlib", vars=platbase),
+    }
+    for program in programs:
+        try:
+            done = subprocess.run(
+                [ldd, program], capture_output=True, text=True, timeout=20, env={"LC_ALL": "C"}
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"ldd {program}: {exc}"
+        found = _ldd_paths(done.stdout)
+        if done.returncode != 0 or not found:
+            return f"ldd could not list the libraries of {program}"
+        wanted.update(found)
+    paths = sorted(p for p in wanted if p and os.path.exists(p))
+    return tuple(p for p in paths if not any(p.startswith(q + "/") for q in paths))
+
+
+def _ldd_paths(listing: str) -> set[str]:
+    """From ldd's output: the loader ("/lib64/ld-linux-x86-64.so.2 (0x...)") and the folder of
+    every library ("libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)")."""
+    found = set()
+    for line in listing.splitlines():
+        name, arrow, target = line.strip().partition("=>")
+        words = (target if arrow else name).split()
+        if words and words[0].startswith("/"):
+            found.add(os.path.dirname(words[0]) if arrow else words[0])
+    return found
+
+
+def _fstab_path(path: str) -> str:
+    return "".join(f"\\{ord(c):03o}" if c in " \t\n\\#" else c for c in path)
+
+
+@functools.lru_cache(maxsize=8)
+def _root_plan(binds: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The skeleton of a sealed root, worked out once: its folders (each after its parent), its
+    empty files and the fstab lines that fill them, paths relative to the skeleton (``@ROOT@``
+    in the fstab lines)."""
+    folders: set[str] = {SEALED_WORK, "/proc"}
+    files: set[str] = set()
+    lines: list[str] = []
+    points = [(path, "bind,ro,nosuid,nodev") for path in binds]
+    points += [(device, "bind") for device in _DEVICES if os.path.exists(device)]
+    for path, options in points:
+        source = os.path.realpath(path)
+        (folders if os.path.isdir(source) else files).add(path)
+        lines.append(f"{_fstab_path(source)} @ROOT@{_fstab_path(path)} none {options}")
+    lines.append(f"ladderbench @ROOT@{SEALED_WORK} tmpfs @WORK_OPTIONS@")
+    lines.append("ladderbench @ROOT@/proc proc nosuid,nodev,noexec")
+    for path in [*folders, *files]:
+        parent = os.path.dirname(path)
+        while parent != "/":
+            folders.add(parent)
+            parent = os.path.dirname(parent)
+    return tuple(sorted(folders)), tuple(sorted(files)), tuple(lines)
+
+
+def _build_root(base: Path, binds: tuple[str, ...], work_options: str) -> None:
+    """The skeleton of a sealed run's root, under ``base/root`` (mount points only: empty
+    folders and files), and ``base/fstab``, which mounts into it: the skeleton itself read-only,
+    the binds read-only at their own paths, the devices, the tmpfs work directory and /proc."""
+    folders, files, lines = _root_plan(binds)
+    root = str(base / "root")
+    for folder in ("", *folders):
+        os.mkdir(root + folder)
+        os.chmod(root + folder, 0o755)  # whatever the umask
+    for name in files:
+        os.close(os.open(root + name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    mounts = [f"{_fstab_path(root)} {_fstab_path(root)} none bind,ro,nosuid,nodev,noexec"]
+    for line in lines:
+        line = line.replace("@ROOT@", _fstab_path(root))
+        mounts.append(line.replace("@WORK_OPTIONS@", work_options))
+    (base / "fstab").write_text("\n".join(mounts) + "\n", encoding="utf-8")
+
+
 def _check_allowed(iso: Isolation, allow_unsafe: bool | None) -> None:
     allowed = _UNSAFE_ALLOWED.get() if allow_unsafe is None else allow_unsafe
-    if not iso.namespaces and not allowed:
+    if not iso.sealed and not allowed:
         raise UserError(
-            f"refusing to run model-written code without network isolation ({iso.note}); "
-            "rerun with --unsafe-allow-code to run it anyway"
+            f"refusing to run model-written code without an operating-system file boundary "
+            f"({iso.note}); it needs util-linux (unshare, mount, umount, pivot_root, setpriv), "
+            "ldd and a kernel that allows user namespaces (sysctl user.max_user_namespaces > 0, "
+            "kernel.unprivileged_userns_clone=1 where it exists), or rerun with "
+            "--unsafe-allow-code to run it anyway"
         )
 
 
@@ -643,22 +838,27 @@ def run_function(
         if iso.drop_to is not None:
             os.chown(work, *iso.drop_to)
         (base / "job").write_bytes(marshal.dumps(job))
-        (base / "harness.py").write_text(HARNESS, encoding="utf-8")
         result_path = base / "result"
         result_path.touch(mode=0o600)
-        for name in ("job", "harness.py"):
-            os.chmod(base / name, 0o600)
+        os.chmod(base / "job", 0o600)
+        # The job and the result file travel as open descriptors, the harness on the command
+        # line (which also names the run directory, for ps): a sealed run cannot see base.
+        channels = (
+            os.open(base / "job", os.O_RDONLY),
+            os.open(result_path, os.O_WRONLY | os.O_APPEND),
+        )
         command = [
-            *iso.command(work, limits),
-            sys.executable,
+            *iso.command(base, limits),
+            iso.interpreter,
             "-I",
             "-S",
             "-B",
-            str(base / "harness.py"),
-            str(base / "job"),
-            str(result_path),
+            "-c",
+            HARNESS,
+            *map(str, channels),
+            str(base),
         ]
-        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(work)}
+        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": iso.work_path(base)}
         try:
             proc = subprocess.Popen(
                 command,
@@ -668,9 +868,13 @@ def run_function(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
+                pass_fds=channels,
             )
         except OSError as exc:
             raise UserError(f"sandbox: cannot start {command[0]} ({exc})") from None
+        finally:
+            for fd in channels:
+                os.close(fd)
         init = -1
         try:
             finished = _wait_exit(proc.pid, limits.wall_seconds)

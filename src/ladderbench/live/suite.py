@@ -108,7 +108,7 @@ class LiveSuite:
 @dataclass(frozen=True)
 class LiveConfig:
     """The live suite's options (named as the CLI flags); ``unsafe_allow_code`` lets the coding
-    tasks run model-written code where no network namespace can isolate it."""
+    tasks run model-written code where the sandbox cannot seal it off from the user's files."""
 
     live_dir: Path | None = None
     release: str | None = None
