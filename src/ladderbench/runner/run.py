@@ -125,12 +125,9 @@ class _Attempts:
         verdict = None
         if completion.error is None:
             try:
-                if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
-                    verdict = await asyncio.to_thread(
-                        guarded, self.suite.grade, item, completion.text
-                    )
-                else:
-                    verdict = guarded(self.suite.grade, item, completion.text)
+                # Off the event loop, always: a reply that is slow to read (or a sympy or
+                # sandbox grader) must not stall the other requests in flight.
+                verdict = await asyncio.to_thread(guarded, self.suite.grade, item, completion.text)
             except GraderCrash as crash:  # a harness bug: an error row, never a wrong answer
                 completion = completion.model_copy(update={"error": str(crash)})
         row = self._row(item, sample, completion, verdict)
