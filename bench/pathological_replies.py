@@ -108,12 +108,10 @@ def measure(reader: str, families: list[str], sizes: list[int], cap: float, src:
     """{(family, size): seconds or None (over the cap)} for one reader, in child processes."""
     results: dict[tuple[str, int], float | None] = {}
     todo = list(families)
-    env = {**os.environ, "PYTHONPATH": str(src)}
     while todo:
-        args = [sys.executable, __file__, "--child", reader, "--sizes", *map(str, sizes)]
-        proc = subprocess.Popen(
-            [*args, "--families", *todo], stdout=subprocess.PIPE, text=True, env=env
-        )
+        args = [sys.executable, __file__, "--child", reader, "--src", str(src)]
+        args += ["--sizes", *map(str, sizes)]
+        proc = subprocess.Popen([*args, "--families", *todo], stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None
         pending = [(f, s) for f in todo for s in sizes]
         while pending:

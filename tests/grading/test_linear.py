@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from ladderbench.grading import extract
 from ladderbench.items import Item
+from ladderbench.live.tasks.connections import parse_groups
+from ladderbench.puzzles.registry import get_family
 from ladderbench.puzzles.suite import score_puzzle
 from ladderbench.testing.hostile_replies import FAMILIES, reply
 
@@ -33,6 +35,9 @@ READERS: dict[str, Callable[[str], Any]] = {
     "extract_table_text": extract.extract_table_text,
     "extract_reply_text": extract.extract_reply_text,
     "score_puzzle": lambda text: score_puzzle(PUZZLE, text),
+    # Parsers of their own that were quadratic: a family's and a live task's.
+    "cryptarithm": get_family("cryptarithm").normalise,
+    "connections_groups": parse_groups,
 }
 
 
