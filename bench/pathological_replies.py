@@ -135,7 +135,7 @@ def measure(reader: str, families: list[str], sizes: list[int], cap: float, src:
 
 
 def show(seconds: float | None, cap: float) -> str:
-    return f"> {cap:g}" if seconds is None else f"{seconds * 1000:.1f}"
+    return f"> {cap:g} s" if seconds is None else f"{seconds * 1000:.1f}"
 
 
 def table(all_results: dict, families: list[str], small: int, large: int, cap: float) -> str:
