@@ -30,6 +30,15 @@ import unicodedata
 __all__ = ["extract_answer", "extract_choice", "normalise_text", "strip_think"]
 
 
+def whole_number(digits: str) -> int | None:
+    """The value of a run of digits a reply wrote, or None when int() refuses it (more than
+    4300 digits, Python's guard against quadratic conversion): no answer is that long."""
+    try:
+        return int(digits)
+    except ValueError:
+        return None
+
+
 def _match_end(pattern: re.Pattern[str], text: str, pos: int, endpos: int | None = None) -> int:
     """Where ``pattern`` matches at pos ends, for the patterns here that match the empty string."""
     m = pattern.match(text, pos, len(text) if endpos is None else endpos)
@@ -39,9 +48,51 @@ def _match_end(pattern: re.Pattern[str], text: str, pos: int, endpos: int | None
 
 # ---------------------------------------------------------------- reasoning blocks
 
-_THINK_BLOCK = re.compile(r"<(think|thinking|reasoning)\b[^>]*>.*?</\1\s*>", re.I | re.S)
-_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)\b[^>]*>", re.I)
-_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)\s*>", re.I)
+_THINK_NAME = re.compile(r"<(think|thinking|reasoning)\b", re.I)
+_THINK_CLOSE = re.compile(r"</(think|thinking|reasoning)\s*>", re.I)
+
+
+_CLOSE_BY_NAME = {
+    name: re.compile(r"</" + name + r"\s*>", re.I) for name in ("think", "thinking", "reasoning")
+}
+
+
+def _without_blocks(text: str) -> str:
+    """text without its reasoning blocks: an opening tag up to the first closing tag of its name.
+
+    One left-to-right pass, as ``re.sub`` of ``<(name)\\b[^>]*>.*?</\\1\\s*>`` would do it but
+    in linear time: each opening tag's ">" and closing tag are looked up once (the last answer
+    is remembered), not scanned for from every tag of a flood of them.
+    """
+    kept, pos, search_from, gt = [], 0, 0, -1
+    closes: dict[str, tuple[int, int, int]] = {}  # name: (searched from, found start, end)
+    while True:
+        m = _THINK_NAME.search(text, search_from)
+        if m is None:
+            break
+        if gt < m.end():
+            gt = text.find(">", m.end())
+        if gt < 0:
+            break  # no opening tag can end from here on
+        name = m.group(1).lower()
+        searched, start, end = closes.get(name, (len(text) + 1, -1, -1))
+        if not searched <= gt + 1 <= max(start, searched):
+            close = _CLOSE_BY_NAME[name].search(text, gt + 1)
+            searched, start, end = (gt + 1, *close.span()) if close else (gt + 1, len(text), -1)
+            closes[name] = (searched, start, end)
+        if end < 0:
+            search_from = m.start() + 1  # never closed: left in the text
+            continue
+        kept.append(text[pos : m.start()])
+        pos = search_from = end
+    kept.append(text[pos:])
+    return "".join(kept)
+
+
+def _has_opening_tag(text: str) -> bool:
+    """Whether text holds ``<think ...>`` (or thinking, reasoning): a name, then a ``>``."""
+    m = _THINK_NAME.search(text)
+    return m is not None and text.find(">", m.end()) >= 0
 
 
 def strip_think(text: str) -> str | None:
@@ -49,17 +100,17 @@ def strip_think(text: str) -> str | None:
 
     Returns None when a block is still open: the reply was cut off mid-thought and holds no
     answer. A closing tag with no opening one (the template put ``<think>`` in the prompt)
-    means everything before it was reasoning.
+    means everything before it was reasoning. Linear in the reply (a flood of tags included).
     """
     if not isinstance(text, str):
         return None
-    text = _THINK_BLOCK.sub("", text)
-    if _THINK_OPEN.search(text):
+    text = _without_blocks(text)
+    if _has_opening_tag(text):
         return None
-    closings = list(_THINK_CLOSE.finditer(text))
-    if closings:
-        text = text[closings[-1].end() :]
-    return text.strip()
+    last_end = 0
+    for close in _THINK_CLOSE.finditer(text):
+        last_end = close.end()
+    return text[last_end:].strip()
 
 
 # ---------------------------------------------------------------- normalisation
@@ -173,37 +224,72 @@ _MARKUP = re.compile(
 )
 
 
-def _unwrap_latex(m: re.Match) -> str:
-    inner_start, inner_end = m.span(1)
-    return " " * (inner_start - m.start()) + m.group(1) + " " * (m.end() - inner_end)
+_WRAPPER_NAMES = (
+    "boxed", "fbox", "mbox", "emph", "text", "textbf", "textit", "textrm", "texttt", "textsf",
+    "mathbf", "mathrm", "mathit", "mathtt", "mathsf",
+)  # fmt: skip
+_WRAPPER_ENDS = tuple("\\" + name for name in _WRAPPER_NAMES)  # as the text before "{" ends
+_WRAPPER_REACH = max(map(len, _WRAPPER_ENDS))
+
+
+def _wrapper_start(chars: list[str], brace: int) -> int | None:
+    """Where the ``\\text`` (or another wrapper) that opens with the "{" at brace starts."""
+    end = brace
+    while end and chars[end - 1] in " \t":
+        end -= 1
+    tail = "".join(chars[max(0, end - _WRAPPER_REACH) : end])
+    for name in _WRAPPER_ENDS:
+        if tail.endswith(name):
+            return end - len(name)
+    return None
 
 
 def _mask(text: str) -> str:
-    """text with LaTeX wrappers, markdown and tags replaced by spaces, same length."""
-    while True:
-        unwrapped = _LATEX_WRAPPER.sub(_unwrap_latex, text)
-        if unwrapped == text:
-            break
-        text = unwrapped
-    return _MARKUP.sub(lambda m: " " * len(m.group()), text)
+    """text with LaTeX wrappers, markdown and tags replaced by spaces, same length.
+
+    A wrapper (``\\text{...}``, ``\\boxed{...}``) is blanked, keeping its content, when every
+    brace inside it belongs to a wrapper that is blanked too: one pass with a stack, not one
+    pass per level of nesting.
+    """
+    chars = list(text)
+    stack: list[list] = []  # [brace position, wrapper start or None, content still has braces]
+    for i, char in enumerate(chars):
+        if char == "{":
+            stack.append([i, _wrapper_start(chars, i), False])
+        elif char == "}" and stack:
+            brace, start, braced = stack.pop()
+            if start is not None and not braced:
+                chars[start : brace + 1] = " " * (brace + 1 - start)
+                chars[i] = " "
+            elif stack:
+                stack[-1][2] = True
+    return _MARKUP.sub(lambda m: " " * len(m.group()), "".join(chars))
 
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)[ \t]*\{")
 
 
-def _boxed_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, content) of every ``\\boxed{...}`` whose braces balance."""
+def _closing_braces(text: str) -> dict[int, int]:
+    """The matching "}" of every "{" that is closed, by the position of the "{"."""
+    closing, open_braces = {}, []
+    for m in re.finditer(r"[{}]", text):
+        if m.group() == "{":
+            open_braces.append(m.start())
+        elif open_braces:
+            closing[open_braces.pop()] = m.start()
+    return closing
+
+
+def _boxed_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, content start) of every ``\\boxed{...}`` whose braces balance; its content
+    is ``text[content_start : end - 1]`` (sliced by the caller: nested boxes would make the
+    contents together quadratic in the reply)."""
+    closing = _closing_braces(text) if "{" in text else {}
     spans = []
     for m in _BOXED.finditer(text):
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            if text[i] == "{":
-                depth += 1
-            elif text[i] == "}":
-                depth -= 1
-            i += 1
-        if depth == 0:
-            spans.append((m.start(), i, text[m.end() : i - 1]))
+        close = closing.get(m.end() - 1)
+        if close is not None:
+            spans.append((m.start(), close + 1, m.end()))
     return spans
 
 
@@ -228,11 +314,31 @@ class _Options:
         # "A" and "I" are English words: followed by a word they are a letter only when marked.
         self.plain = self.valid - {"A", "I"}
         self.reach = 64 + 4 * max([len(key) for key in self.key_by_label.values()] or [0])
+        # A box holding other boxes is read only up to this length: nested boxes' contents
+        # together grow with the square of the reply, and a box this long is working.
+        self.box_reach = 16 * self.reach
+        self._non_space = (0, 0, 0)  # (from, up to, found): the last clip's search for text
         self.quantity_by_label: dict[str, _Quantity] = {}
         for label, key in self.key_by_label.items():
             option = _option_quantity(key)
             if option is not None:
                 self.quantity_by_label[label] = option
+
+    def clip(self, text: str, pos: int, end: int) -> str:
+        """text[pos:end] cut to what ``head`` reads of it, without copying a long line.
+
+        head(clip(...)) equals head(text[pos:end]); the search for text past the reach
+        remembers its last answer, so many markers on one long line stay linear.
+        """
+        cut = pos + self.reach
+        if end <= cut + 1:
+            return text[pos:end]
+        start, stop, found = self._non_space
+        if not (start <= cut <= found and stop == end):
+            m = _NON_SPACE.search(text, cut, end)
+            found = m.start() if m else end
+            self._non_space = (cut, end, found)
+        return text[pos:cut] + ("\x00" if found < end else "")
 
     def head(self, segment: str) -> str:
         """segment cut, at a word boundary, to what an option text could span.
@@ -307,6 +413,7 @@ class _Options:
         return self._end(label, seg, q, whole) is not None
 
 
+_NON_SPACE = re.compile(r"\S")
 _TOKEN = re.compile(r"([(\[{]?)[ \t]*([^\W_])[ \t]*[)\]}]?(?![^\W_]|['-][^\W_])")
 _WORD_NEXT = re.compile(r"[ \t]+[^\W\d_]")
 
@@ -369,7 +476,7 @@ def _read_after(masked: str, pos: int, opts: _Options, word_ok: frozenset, expli
         return None
     line_end = masked.find("\n", pos)
     line_end = len(masked) if line_end < 0 else line_end
-    by_text = opts.match_text(masked[pos:line_end], whole=False)
+    by_text = opts.match_text(opts.clip(masked, pos, line_end), whole=False)
     if by_text:
         return by_text, line_end
     return (None, token[1]) if token else None  # "Answer: E" names a non-option
@@ -485,7 +592,8 @@ _RECONSIDER = re.compile(
     r"|scratch[ \t]+that|no[ \t]*[,;:.!\-–—])",
     re.I,
 )
-_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.I | re.S)
+_ANSWER_OPEN = re.compile(r"<answer>", re.I)
+_ANSWER_CLOSE = re.compile(r"</answer>", re.I)
 _BOLD = re.compile(r"\*\*([^*\n]+?)\*\*|__([^_\n]+?)__")
 _ONLY_PUNCTUATION = re.compile(r"[ \t.!,;:)\]]*(?:\n|\Z)")
 _LINE = re.compile(r"[^\n]+")
@@ -504,6 +612,23 @@ _ABSTAIN = re.compile(
 )
 
 
+def _answer_tags(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of every ``<answer>...</answer>``, as ``re.finditer`` of
+    ``<answer>(.*?)</answer>`` finds them, but with each closing tag looked up once (a flood of
+    unclosed tags would make the lazy scan quadratic)."""
+    tags, pos = [], 0
+    close = _ANSWER_CLOSE.search(text)
+    while close is not None:
+        opening = _ANSWER_OPEN.search(text, pos, close.start())
+        if opening is None:
+            pos = close.end()
+        else:
+            tags.append((opening.start(), close.end(), text[opening.end() : close.start()]))
+            pos = close.end()
+        close = _ANSWER_CLOSE.search(text, pos)
+    return tags
+
+
 def _statements(text: str, masked: str, opts: _Options) -> list:
     """Every answer statement in the reply, in no particular order."""
     found = []
@@ -512,10 +637,13 @@ def _statements(text: str, masked: str, opts: _Options) -> list:
         if reading is not None:
             found.append(_Statement(start, end, reading[0], explicit, soft or reading[1]))
 
-    for m in _ANSWER_TAG.finditer(text):
-        add(m.start(), m.end(), _read_whole(_mask(m.group(1)), opts))
-    for start, end, content in _boxed_spans(text):
+    for start, end, content in _answer_tags(text):
         add(start, end, _read_whole(_mask(content), opts))
+    boxes = _boxed_spans(text)
+    for (start, end, content_start), following in zip(boxes, [*boxes[1:], None]):
+        holds_a_box = following is not None and following[0] < end
+        if not holds_a_box or end - 1 - content_start <= opts.box_reach:
+            add(start, end, _read_whole(_mask(text[content_start : end - 1]), opts))
     for m in _BOLD.finditer(text):  # **B** closing its line; "**A** is wrong" is not a statement
         if _ONLY_PUNCTUATION.match(masked, m.end()):
             add(m.start(), m.end(), _read_whole(_mask(m.group(1) or m.group(2)), opts))
@@ -574,7 +702,7 @@ def _listed_labels(masked: str, opts: _Options) -> set:
         label = char.upper()
         if (m.group(1) or char.isupper()) and opts.key_by_label.get(label):
             line_end = masked.find("\n", m.end())
-            line = masked[m.end() : len(masked) if line_end < 0 else line_end]
+            line = opts.clip(masked, m.end(), len(masked) if line_end < 0 else line_end)
             if opts.names(label, line, whole=False):
                 labels.add(label)
     return labels
@@ -631,28 +759,94 @@ _INLINE_MATH = re.compile(r"\$([^\s$]+)\$")  # "$19$ km" -> "19 km"; "$5 and $10
 # Kinds of free-form answer statement, strongest first.
 _TAG, _BOXED_KIND, _LABEL, _PHRASE = range(4)
 _Found = collections.namedtuple("_Found", "start end value kind")
+# value: the answer's text, or for a box the slice of the reply it is (nested boxes' contents
+# together would be quadratic in the reply; only the chosen one is cut out).
+
+
+class _Window:
+    """A part ``text[lo:hi]`` of a string, peeled from both ends without copying it."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.lo, self.hi = text, 0, len(text)
+        self.inline_math = True  # False once this text[lo:hi] is known to hold no "$x$"
+        self.closing: dict[int, int] | None = None
+
+    def value(self) -> str:
+        return self.text[self.lo : self.hi]
+
+    def strip(self, chars: str | None = None) -> None:
+        """str.strip(chars) on the window."""
+        text, lo, hi = self.text, self.lo, self.hi
+        inside = str.isspace if chars is None else chars.__contains__
+        while lo < hi and inside(text[lo]):
+            lo += 1
+        while hi > lo and inside(text[hi - 1]):
+            hi -= 1
+        self.lo, self.hi = lo, hi
+
+    def unwrap_delimiters(self) -> None:
+        """Drop the first pair of maths delimiters that encloses the window."""
+        for left, right in _MATH_DELIMITERS:
+            fits = self.hi - self.lo >= len(left) + len(right)
+            if (
+                fits
+                and self.text.startswith(left, self.lo)
+                and self.text.endswith(right, 0, self.hi)
+            ):
+                self.lo, self.hi = self.lo + len(left), self.hi - len(right)
+                return
+
+    def unwrap_box(self) -> None:
+        """The content of a \\boxed{} that is the whole window and holds no balanced box."""
+        m = _BOXED.match(self.text, self.lo, self.hi)
+        if m is None:
+            return
+        if self.closing is None:
+            self.closing = _closing_braces(self.text)
+        if self.closing.get(m.end() - 1) != self.hi - 1:
+            return
+        for inner in _BOXED.finditer(self.text, m.end(), self.hi):
+            if self.closing.get(inner.end() - 1, self.hi) < self.hi:
+                return  # the last balanced box is an inner one
+        self.lo, self.hi = m.end(), self.hi - 1
+
+    def unwrap_latex(self) -> None:
+        """The content of a brace-free \\text{} (or other wrapper) that is the whole window."""
+        wrapper = _LATEX_WRAPPER.fullmatch(self.text, self.lo, self.hi)
+        if wrapper:
+            self.lo, self.hi = wrapper.span(1)
+
+    def drop_inline_math(self) -> None:
+        """ "$19$ km" -> "19 km": a new string, made only when the window holds such a "$x$"."""
+        if not self.inline_math:
+            return  # no part of a window without "$x$" holds one
+        if _INLINE_MATH.search(self.text, self.lo, self.hi) is None:
+            self.inline_math = False
+            return
+        self.text = _INLINE_MATH.sub(r"\1", self.value())
+        self.lo, self.hi, self.closing = 0, len(self.text), None
 
 
 def _clean(s: str) -> str:
-    """Strip whitespace, markdown, maths delimiters, \\boxed/\\text wrappers, a final period."""
+    """Strip whitespace, markdown, maths delimiters, \\boxed/\\text wrappers, a final period.
+
+    One layer per round until nothing changes, on a window of s (peeling a layer copies
+    nothing, so a reply of many nested layers stays linear).
+    """
+    w = _Window(s)
     previous = None
-    while s != previous:
-        previous = s
-        s = s.strip().strip("*`").strip()
-        for left, right in _MATH_DELIMITERS:
-            if len(s) >= len(left) + len(right) and s.startswith(left) and s.endswith(right):
-                s = s[len(left) : len(s) - len(right)]
-                break
-        boxed = _boxed_spans(s)
-        if boxed and boxed[-1][0] == 0 and boxed[-1][1] == len(s):
-            s = boxed[-1][2]
-        wrapper = _LATEX_WRAPPER.fullmatch(s)
-        if wrapper:
-            s = wrapper.group(1)
-        s = _INLINE_MATH.sub(r"\1", s)
-        if s.endswith(".") and not s.endswith(".."):
-            s = s[:-1]
-    return s
+    while previous != (w.text, w.lo, w.hi):
+        previous = (w.text, w.lo, w.hi)
+        w.strip()
+        w.strip("*`")
+        w.strip()
+        w.unwrap_delimiters()
+        w.unwrap_box()
+        w.unwrap_latex()
+        w.drop_inline_math()
+        if w.text.endswith(".", w.lo, w.hi) and not w.text.endswith("..", w.lo, w.hi):
+            w.hi -= 1
+    return w.value()
 
 
 # Blank lines, then the lines up to the next blank one: the grid under a lone "Answer:".
@@ -667,9 +861,13 @@ def _marked_answers(text: str) -> list:
     """
     markers = list(_ANSWER_LINE.finditer(text))
     found = []
+    scanned, prefix_end = 0, _match_end(_LABEL_PREFIX, text, 0)
     for m, following in zip(markers, [*markers[1:], None]):
         limit = following.start() if following else len(text)
-        line_start = text.rfind("\n", 0, m.start()) + 1
+        newline = text.rfind("\n", scanned, m.start())  # each stretch searched once
+        scanned = m.start()
+        if newline >= 0:  # where the "Answer:" label's line starts, and what precedes it
+            prefix_end = _match_end(_LABEL_PREFIX, text, newline + 1)
         line_end = text.find("\n", m.end(), limit)
         end = limit if line_end < 0 else line_end
         value = text[m.end() : end]
@@ -677,7 +875,7 @@ def _marked_answers(text: str) -> list:
             block_limit = text.rfind("\n", 0, limit) + 1 if following else limit
             end = _match_end(_BLOCK, text, end, max(end, block_limit))
             value = "\n".join(line.strip() for line in text[line_end:end].splitlines())
-        is_label = not m.group(1) and _match_end(_LABEL_PREFIX, text, line_start) >= m.start()
+        is_label = not m.group(1) and prefix_end >= m.start()
         found.append(_Found(m.start(), end, value, _LABEL if is_label else _PHRASE))
     return found
 
@@ -697,7 +895,8 @@ def extract_answer(response: str) -> str | None:
         return None
     found = [_Found(m.start(), m.end(), m.group(2), _TAG) for m in _ANSWER_BLOCK.finditer(text)]
     found += [
-        _Found(start, end, content, _BOXED_KIND) for start, end, content in _boxed_spans(text)
+        _Found(start, end, slice(content_start, end - 1), _BOXED_KIND)
+        for start, end, content_start in _boxed_spans(text)
     ]
     found += [f for f in _marked_answers(text) if _clean(f.value)]  # an empty tag is an answer
     if not found:
@@ -711,7 +910,8 @@ def extract_answer(response: str) -> str | None:
     if change_of_mind:  # "<answer>X</answer> Hmm, wait ... Final answer: Y" reads Y
         restated = [f for f in found if f.start >= change_of_mind.end()]
         chosen = max(restated, key=lambda f: f.start, default=chosen)
-    return _clean(chosen.value) or None
+    value = text[chosen.value] if isinstance(chosen.value, slice) else chosen.value
+    return _clean(value) or None
 
 
 # ---------------------------------------------------------------- whole-text answers

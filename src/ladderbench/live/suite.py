@@ -23,7 +23,6 @@ def summarise_live(rows: Iterable[ResultRow], samples: int) -> LiveSummary:
 
 class LiveSuite:
     name = "live"
-    grades_slowly = True  # symbolic comparisons and sandboxed code: graded off the event loop
 
     def __init__(
         self,

@@ -70,6 +70,17 @@ def new_run_id() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(3)
 
 
+def _writable(completion: Completion) -> Completion:
+    """The completion with any lone surrogate in its text (a JSON "\\ud800" from the server) as
+    U+FFFD: neither the results file nor the cache could write it as UTF-8."""
+    try:
+        completion.text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = completion.text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return completion.model_copy(update={"text": text})
+    return completion
+
+
 def _request(item: Item, sample: int, config: RunConfig) -> Request:
     messages: list[dict[str, str]] = []
     if config.system_prompt:
@@ -117,7 +128,7 @@ class _Attempts:
         completion = self.cache.get(key) if self.cache else None
         if completion is None:
             call = self.adapter.check if first else self.adapter.complete
-            completion = await call(request)
+            completion = _writable(await call(request))
             if self.cache:
                 self.cache.put(key, completion)
         if not first and self.checked is not None:
@@ -125,12 +136,9 @@ class _Attempts:
         verdict = None
         if completion.error is None:
             try:
-                if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
-                    verdict = await asyncio.to_thread(
-                        guarded, self.suite.grade, item, completion.text
-                    )
-                else:
-                    verdict = guarded(self.suite.grade, item, completion.text)
+                # Off the event loop, always: a reply that is slow to read (or a sympy or
+                # sandbox grader) must not stall the other requests in flight.
+                verdict = await asyncio.to_thread(guarded, self.suite.grade, item, completion.text)
             except GraderCrash as crash:  # a harness bug: an error row, never a wrong answer
                 completion = completion.model_copy(update={"error": str(crash)})
         row = self._row(item, sample, completion, verdict)

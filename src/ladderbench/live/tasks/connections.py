@@ -395,7 +395,8 @@ _LABEL = re.compile(
     r"^\s*(?:[-*+\u2022>]|\(?\d{1,2}[.)]|(?:group|row|set)\s*(?:\d+\s*[.):-]?|[.):-]))\s*", re.I
 )
 # A markdown table's header row and the rule under it: "| link | words |\n|---|---|".
-_TABLE_HEAD = re.compile(r"^[^\n]*\|[^\n]*\n\s*\|?\s*:?-{3,}[-:| ]*\s*$", re.M)
+# (The lookahead finds the line's "|" once: "[^\n]*\|[^\n]*" would try every "|" of a long line.)
+_TABLE_HEAD = re.compile(r"^(?=[^\n]*\|)[^\n]*\n\s*\|?\s*:?-{3,}[-:| ]*\s*$", re.M)
 _PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]$")
 
 
@@ -404,11 +405,41 @@ def _word_key(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", word) if ch.isalnum()).casefold()
 
 
+_PAREN_PASSES = 8  # passes of _PAREN before the rest of the nesting goes in one
+
+
+def _without_parentheses(segment: str) -> str:
+    """segment with each outermost balanced "(...)" as one space, in one pass with a stack.
+
+    Removing the innermost pair until none is left takes a pass per level of nesting, which a
+    reply of thousands of "(" makes quadratic. The result is the same except where a final
+    "[...]" crosses a pair still open after _PAREN_PASSES passes.
+    """
+    pairs, opened = [], []
+    for i, char in enumerate(segment):
+        if char == "(":
+            opened.append(i)
+        elif char == ")" and opened:
+            pairs.append((opened.pop(), i))
+    kept, last = [], 0
+    for start, end in sorted(pairs):
+        if start >= last:  # not inside a pair already replaced
+            kept.append(segment[last:start] + " ")
+            last = end + 1
+    return "".join(kept) + segment[last:]
+
+
 def _listed_words(segment: str) -> list[str]:
     """The words one segment lists (bullets, numbering and parentheses dropped)."""
     segment = _LABEL.sub("", segment.strip().strip("*`").strip(), count=1)
-    while _PAREN.search(segment):  # "(fish)" after or inside the group, nested too
+    for _ in range(_PAREN_PASSES):  # "(fish)" after or inside the group, nested too
+        if not _PAREN.search(segment):
+            break
         segment = _PAREN.sub(" ", segment)
+    else:  # nested deeper than any group line is: the rest in one linear pass
+        segment = _without_parentheses(segment)
+        while _PAREN.search(segment):  # a "[fish]" ending it (twice at most)
+            segment = _PAREN.sub(" ", segment)
     return [w for w in (_word_key(w) for w in _WORD_SPLIT.split(segment)) if w]
 
 

@@ -48,7 +48,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from ladderbench.errors import UserError
-from ladderbench.grading.extract import extract_answer, strip_think
+from ladderbench.grading.extract import extract_answer, strip_think, whole_number
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
@@ -346,8 +346,9 @@ def _numbers(answer: str, n: int) -> list[int] | None:
     """1-based labels of the shuffled list, when the answer is nothing but n distinct labels."""
     if not _NUMBERS_ONLY.match(answer):
         return None
-    labels = [int(x) for x in re.findall(r"\d+", answer)]
-    if len(labels) != n or sorted(labels) != list(range(1, n + 1)):
+    numbers = [whole_number(x) for x in re.findall(r"\d+", answer)]
+    labels = [x for x in numbers if x is not None]  # a number too long for int() is no label
+    if len(labels) != n or len(numbers) != n or sorted(labels) != list(range(1, n + 1)):
         return None
     return labels
 

@@ -48,7 +48,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.extract import extract_answer, whole_number
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
@@ -476,8 +476,9 @@ def read_ids(text: str | None) -> list[int] | None:
     """The expression numbers an answer lists, in order ("<mask_1>: 3" reads as 3)."""
     if not isinstance(text, str):
         return None
-    numbers = [int(n) for n in re.findall(r"\d+", _MASK_LABEL.sub(" ", text))]
-    return numbers or None
+    # A number too long for int() names no expression: -1, an id no answer key holds.
+    numbers = [whole_number(n) for n in re.findall(r"\d+", _MASK_LABEL.sub(" ", text))]
+    return [-1 if n is None else n for n in numbers] or None
 
 
 def fill_score(given: list[int] | None, truth: list[int]) -> float:

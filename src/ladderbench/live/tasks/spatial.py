@@ -49,7 +49,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Any
 
-from ladderbench.grading.extract import extract_answer
+from ladderbench.grading.extract import extract_answer, whole_number
 from ladderbench.grading.scorer import verdict
 from ladderbench.items import Verdict
 from ladderbench.live.base import Question, Sources, Task
@@ -436,7 +436,7 @@ def read_count(text: str | None) -> int | None:
     if not isinstance(text, str):
         return None
     numbers = re.findall(r"(?<![\d.])\d+(?![\d.])", text.replace(",", ""))
-    return int(numbers[0]) if len(numbers) == 1 else None
+    return whole_number(numbers[0]) if len(numbers) == 1 else None
 
 
 @register

@@ -409,6 +409,7 @@ class Cryptarithm(Family):
 
 
 _GAP = " \t\r\n,;.&"
+# "\s*(?:sep)?\s*" would split a long run of blanks between its two "\s*" in every way.
 _PAIR = re.compile(
-    r"(?<![A-Za-z0-9])(?P<letter>[A-Za-z])\s*(?:=|:|->|→|\bis\b)?\s*(?P<digit>[0-9])(?![0-9])"
+    r"(?<![A-Za-z0-9])(?P<letter>[A-Za-z])\s*(?:(?:=|:|->|→|\bis\b)\s*)?(?P<digit>[0-9])(?![0-9])"
 )
