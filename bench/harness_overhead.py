@@ -210,9 +210,9 @@ def run_command(
     wall, cpu = time.perf_counter() - wall0, child_cpu() - cpu0
     if proc.returncode != 0:
         sys.exit(f"{' '.join(args)}\nexit {proc.returncode}: {proc.stderr.strip()}")
-    lines = out.read_text("utf-8").splitlines()
-    rows = [json.loads(line) for line in lines[:-1]]
-    summary = json.loads(lines[-1])
+    lines = [json.loads(line) for line in out.read_text("utf-8").split("\n") if line]
+    rows = [line for line in lines[:-1] if line.get("type") != "run"]  # the header is no row
+    summary = lines[-1]
     errors = sum(1 for row in rows if row.get("error"))
     if len(rows) != expect_rows or errors or summary.get("type") != "summary":
         sys.exit(f"{out}: {len(rows)} rows ({errors} errors), expected {expect_rows} clean rows")

@@ -53,7 +53,9 @@ def python_output(code: str, *, hash_seed: str, path: list[Path]) -> str:
 def read_jsonl(path: Path) -> tuple[list[dict], dict | None]:
     """A results file's attempt rows and its summary (the run header is left out)."""
     rows, summary = [], None
-    for line in path.read_text().splitlines():
+    for line in path.read_text(encoding="utf-8").split("\n"):  # an answer may hold U+2028
+        if not line:
+            continue
         obj = json.loads(line)
         if obj.get("type") == "summary":
             summary = obj
