@@ -5,6 +5,7 @@ file exactly as it was."""
 import json
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -244,19 +245,32 @@ def test_the_html_report_shows_tokens_cost_and_provenance(server, tmp_path):
 
 def test_a_second_run_on_the_same_out_is_refused_naming_the_first(server, tmp_path):
     out = tmp_path / "r.jsonl"
-    with FakeOpenAI(latency=0.3) as slow:
+    release, answered = threading.Event(), []
+
+    def held(prompt: str) -> str:
+        """The first answer at once; the others only once the second run has been tried, so
+        the first run is certainly still writing when the second starts (no race on load)."""
+        if answered:
+            release.wait(120)
+        answered.append(prompt)
+        return "A"
+
+    with FakeOpenAI(reply=held) as slow:
         first = subprocess.Popen(
             [sys.executable, "-m", "ladderbench", "run", "--model", "openai:m", "--base-url",
              slow.base_url, "--levels", "1", "--limit", "6", "--concurrency", "1", "--quiet",
              "--out", str(out)],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while not (out.exists() and out.stat().st_size):
-            assert first.poll() is None and time.monotonic() < deadline, first.stderr
-            time.sleep(0.05)
-        second = run(slow, out, "--levels", "1", "--limit", "6", base_url=slow.base_url)
-        assert first.wait(timeout=60) == 0
+        try:
+            deadline = time.monotonic() + 120
+            while not (out.exists() and out.stat().st_size):
+                assert first.poll() is None and time.monotonic() < deadline, first.stderr
+                time.sleep(0.05)
+            second = run(slow, out, "--levels", "1", "--limit", "6", base_url=slow.base_url)
+        finally:
+            release.set()
+        assert first.wait(timeout=120) == 0
     assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
     assert f"(PID {first.pid})" in second.stderr and "in use by another" in second.stderr
     rows, summary = read_jsonl(out)
