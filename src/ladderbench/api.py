@@ -174,14 +174,33 @@ def prepare_run(
     *,
     seed: int,
     cache: bool,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Job:
     """Build a run by names: the suite from the options given (None is not given; an option the
-    suite does not take is a UserError), the adapter from the model spec, the response cache."""
+    suite does not take is a UserError), the adapter from the model spec, the response cache.
+
+    ``workers`` model workers: processes on this machine (``local`` models), or with
+    ``executor="ray"`` Ray actors on the cluster at ``ray_address`` (or RAY_ADDRESS; else a
+    local one).
+    """
+    from functools import partial
+
     from ladderbench.models.registry import make_adapter
     from ladderbench.suites import make_suite
 
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor {executor}: use local or ray")
+    if ray_address and executor != "ray":
+        raise UserError("--ray-address: only with --executor ray")
     target = make_suite(suite, **{k: v for k, v in suite_options.items() if v is not None})
-    adapter = make_adapter(model, endpoint, seed=seed)
+    if executor == "ray":
+        from ladderbench.runner.ray_executor import ray_adapter
+
+        adapter = ray_adapter(partial(make_adapter, model, endpoint, seed), workers, ray_address)
+    else:
+        adapter = make_adapter(model, endpoint, seed=seed, workers=workers)
     return Job(target, adapter, config, open_cache(adapter) if cache else None)
 
 

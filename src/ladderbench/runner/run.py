@@ -126,7 +126,7 @@ class _Attempts:
         if completion.error is None:
             try:
                 if getattr(self.suite, "grades_slowly", False):  # sympy, sandboxed code runs
-                    verdict = await asyncio.to_thread(
+                    verdict = await self.adapter.offload(
                         guarded, self.suite.grade, item, completion.text
                     )
                 else:
