@@ -114,3 +114,31 @@ def test_an_actor_killed_mid_run_has_its_attempt_sent_again(tmp_path, ray_cluste
     assert len(rows) == 18 and all(row.error is None and row.passed for row in rows)
     reference = run("oracle", tmp_path / "here.jsonl", "local", workers=1)
     assert answers(rows) == answers(reference)
+
+
+@pytest.mark.slow
+def test_slow_grading_runs_as_a_ray_task_with_the_graders_own_errors(ray_cluster):
+    import os
+
+    from ladderbench.grading.scorer import GraderCrash, guarded
+    from ladderbench.runner.ray_executor import RayPool
+
+    pool = RayPool(partial(FixedTimeAdapter, 0.0), actors=1)
+    suite = StaticSuite(levels=[1], limit=2)
+    item = suite.items()[0]
+
+    async def offloaded():
+        verdict = await pool.offload(guarded, suite.grade, item, item.reference)
+        elsewhere = await pool.offload(os.getpid)
+        return verdict, elsewhere
+
+    verdict, pid = asyncio.run(offloaded())
+    assert verdict == guarded(suite.grade, item, item.reference) and verdict.passed
+    assert pid != os.getpid()  # graded in a Ray worker, not in the driver
+
+    def broken(item, text):
+        raise KeyError("a grader bug")
+
+    with pytest.raises(GraderCrash):
+        asyncio.run(pool.offload(guarded, broken, item, "x"))
+    asyncio.run(pool.aclose())
