@@ -70,6 +70,13 @@ def test_ray_address_needs_the_ray_executor(tmp_path):
         )  # fmt: skip
 
 
+def test_an_unknown_executor_is_one_line(tmp_path):
+    import ladderbench
+
+    with pytest.raises(UserError, match="--executor dask: use local or ray"):
+        ladderbench.evaluate("oracle", executor="dask", out=tmp_path / "r.jsonl", limit=1)
+
+
 @pytest.mark.slow
 def test_oracle_through_ray_gives_the_in_process_rows(tmp_path, ray_cluster):
     here = run("oracle", tmp_path / "here.jsonl", "local", workers=1)

@@ -401,6 +401,9 @@ def evaluate(
     out: str | os.PathLike[str] | None = None,
     samples: int = 1,
     concurrency: int = 8,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
     temperature: float = 0.0,
     max_tokens: int = 512,
     seed: int = 0,
@@ -425,8 +428,10 @@ def evaluate(
     puzzles...); one the suite does not take is a UserError. ``out`` defaults to
     ``results/<model>_<timestamp>.jsonl``; an existing file is resumed. ``cache=False`` is
     ``--no-cache``; ``max_response_bytes`` is ``--max-response-bytes`` (8 MiB: a longer
-    answer is an error row); ``price_in``/``price_out`` (US dollars per million prompt and
-    completion tokens) add an estimated cost to the summary's usage. Works inside a running
+    answer is an error row); ``workers``, ``executor`` (``"local"`` or ``"ray"``) and
+    ``ray_address`` are ``--workers``, ``--executor`` and ``--ray-address``;
+    ``price_in``/``price_out`` (US dollars per million prompt and completion tokens) add an
+    estimated cost to the summary's usage. Works inside a running
     event loop (Jupyter): the run then goes to a worker thread. Attempts that ended in an error
     are not scored; a warning says how many.
     """
@@ -437,6 +442,7 @@ def evaluate(
     for name, value, low in (
         ("samples", samples, 1),
         ("concurrency", concurrency, 1),
+        ("workers", workers, 1),
         ("temperature", temperature, 0.0),
         ("max_tokens", max_tokens, 1),
         ("timeout", timeout, 0.1),
@@ -465,7 +471,18 @@ def evaluate(
         max_response_bytes=max_response_bytes,
     )
     options = _suite_options(suite, suite_options)
-    job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=cache)
+    job = prepare_run(
+        model,
+        suite,
+        options,
+        endpoint,
+        config,
+        seed=seed,
+        cache=cache,
+        workers=workers,
+        executor=executor,
+        ray_address=ray_address,
+    )
     summary = run_job(job, progress=progress)
     if summary.errors:
         warnings.warn(

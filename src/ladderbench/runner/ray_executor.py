@@ -117,8 +117,12 @@ class RayPool(ModelAdapter):
         self.owns_ray = connect(address)
         self.make = make
         env = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
+        # SPREAD: one actor per node before two on any, so that an endpoint on 127.0.0.1 is each
+        # node's own server (a vLLM per GPU node) and a GGUF model uses every node's cores
         self.actor_class = self.ray.remote(ModelActor).options(
-            max_concurrency=1000, runtime_env={"env_vars": env} if env else None
+            max_concurrency=1000,
+            runtime_env={"env_vars": env} if env else None,
+            scheduling_strategy="SPREAD",
         )
         self.remote_work = self.ray.remote(_work)
         self.actors: list[Any] = []
