@@ -16,7 +16,7 @@ import types
 import typing
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -201,6 +201,8 @@ def prepare_run(
         adapter = ray_adapter(partial(make_adapter, model, endpoint, seed), workers, ray_address)
     else:
         adapter = make_adapter(model, endpoint, seed=seed, workers=workers)
+    if workers > 1 and adapter.concurrency_limit:  # every worker busy, whatever --concurrency
+        config = replace(config, concurrency=max(config.concurrency, adapter.concurrency_limit))
     return Job(target, adapter, config, open_cache(adapter) if cache else None)
 
 

@@ -20,7 +20,7 @@ import pytest
 from cli_helpers import ladderbench, read_jsonl
 from ladderbench.models.local import LocalAdapter
 from ladderbench.models.pool import AdapterPool
-from ladderbench.models.registry import make_adapter
+from ladderbench.models.registry import EndpointOptions, make_adapter
 from ladderbench.runner.run import RunConfig, run_suite
 from ladderbench.static.suite import StaticSuite
 
@@ -135,3 +135,17 @@ def test_workers_for_a_model_without_processes_is_one_line(tmp_path):
     proc = ladderbench("run", "--model", "oracle", "--workers", "2", "--out", str(tmp_path / "r"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "--workers 2: model processes are for --model local" in proc.stderr
+
+
+def test_every_worker_is_kept_busy_whatever_the_concurrency(tmp_path, fake_model):
+    from ladderbench.api import prepare_run
+
+    config = RunConfig(out=tmp_path / "r.jsonl", concurrency=1)
+    job = prepare_run(
+        f"local:{fake_model}", "static", {"limit": 1}, EndpointOptions(), config,
+        seed=0, cache=False, workers=3,
+    )  # fmt: skip
+    try:
+        assert job.config.concurrency == 3
+    finally:
+        asyncio.run(job.adapter.aclose())
