@@ -149,3 +149,42 @@ def test_slow_grading_runs_as_a_ray_task_with_the_graders_own_errors(ray_cluster
     with pytest.raises(GraderCrash):
         asyncio.run(pool.offload(guarded, broken, item, "x"))
     asyncio.run(pool.aclose())
+
+
+@pytest.mark.slow
+def test_the_driver_killed_mid_run_then_resume_gives_every_attempt_once(tmp_path):
+    """The CLI with its own private cluster: SIGKILL the driver, run the same command again."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    pytest.importorskip("ray", reason="Ray is not installed: pip install 'ladderbench[ray]'")
+    from cli_helpers import ladderbench, read_jsonl
+
+    model, out = tmp_path / "fake.gguf", tmp_path / "run.jsonl"
+    model.write_bytes(b"GGUF stand-in")
+    args = [
+        "run", "--model", f"local:{model}", "--executor", "ray", "--workers", "2",
+        "--levels", "1,2", "--limit", "5", "--no-cache", "--out", str(out), "--quiet",
+    ]  # fmt: skip
+    env = {"LADDERBENCH_LOCAL_WORKER": "ladderbench.testing.fake_llama_worker"}
+    slow = {**os.environ, **env, "FAKE_WORKER_DELAY": "0.3"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ladderbench", *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=slow,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if out.exists() and out.read_bytes().count(b"\n") >= 4:  # the header and 3 rows
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    rows, summary = read_jsonl(out)
+    assert summary is None and 3 <= len(rows) < 10
+    resumed = ladderbench(*args, env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    rows, summary = read_jsonl(out)
+    keys = Counter((r["id"], r["sample"]) for r in rows)
+    assert len(keys) == 10 and set(keys.values()) == {1} and summary["total"] == 10
