@@ -77,6 +77,20 @@ def test_an_unknown_executor_is_one_line(tmp_path):
         ladderbench.evaluate("oracle", executor="dask", out=tmp_path / "r.jsonl", limit=1)
 
 
+def test_a_cluster_address_nobody_answers_is_one_line_at_once(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'ladderbench[ray]'")
+    import socket
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # even with the module's cluster up
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(UserError, match=f"RAY_ADDRESS 127.0.0.1:{port}: no Ray cluster answers"):
+        run("oracle", tmp_path / "r.jsonl", "ray")
+
+
 @pytest.mark.slow
 def test_oracle_through_ray_gives_the_in_process_rows(tmp_path, ray_cluster):
     here = run("oracle", tmp_path / "here.jsonl", "local", workers=1)

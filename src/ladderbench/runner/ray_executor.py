@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -36,6 +37,20 @@ def import_ray() -> Any:
     return ray
 
 
+def _check_reachable(address: str, label: str) -> None:
+    """A HOST:PORT nobody listens on is one line at once, not minutes of Ray's retries."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return  # "auto", "ray://...": Ray's own forms, left to Ray
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise UserError(
+            f"{label} {address}: no Ray cluster answers there ({exc.strerror or exc}); "
+            "start one with 'ray start --head' or leave the option out for a local one"
+        ) from None
+
+
 def connect(address: str | None) -> bool:
     """Join the cluster at ``address`` (or RAY_ADDRESS), else start a private one on 127.0.0.1.
 
@@ -44,10 +59,12 @@ def connect(address: str | None) -> bool:
     ray = import_ray()
     if ray.is_initialized():
         return False
+    label = "--ray-address" if address else "RAY_ADDRESS"
     address = address or os.environ.get("RAY_ADDRESS") or None
     quiet = {"include_dashboard": False, "log_to_driver": False}
     try:
         if address:
+            _check_reachable(address, label)
             ray.init(address=address, **quiet)
         else:  # "local": never someone else's cluster on this machine
             ray.init(address="local", _node_ip_address="127.0.0.1", **quiet)
@@ -125,6 +142,7 @@ class RayPool(ModelAdapter):
             scheduling_strategy="SPREAD",
         )
         self.remote_work = self.ray.remote(_work)
+        self.size = actors
         self.actors: list[Any] = []
         self.dead: set[Any] = set()
         self.requeued = 0  # requests sent again after their actor died
@@ -153,6 +171,9 @@ class RayPool(ModelAdapter):
             info: dict[str, Any] = self.ray.get(actor.describe.remote())
         except self.ray.exceptions.RayTaskError as exc:
             raise _cause(exc) from None
+        except self.ray.exceptions.RayActorError as exc:
+            first = str(exc).strip().splitlines()[0][:200]
+            raise ModelCrash(f"a Ray actor died while loading the model ({first})") from None
         return info
 
     def _queue(self) -> asyncio.Queue[Any]:
@@ -190,7 +211,7 @@ class RayPool(ModelAdapter):
                 self._replace(actor)
                 self.requeued += 1
                 deaths += 1
-                if deaths > 3 * len(self.actors):
+                if deaths > 3 * self.size:
                     raise ModelCrash(f"Ray actors keep dying ({exc})") from None
                 continue
             except self.ray.exceptions.RayTaskError as exc:
