@@ -150,7 +150,7 @@ class RayPool(ModelAdapter):
         self._free: asyncio.Queue[Any] | None = None
         try:
             self.actors = [self._spawn() for _ in range(actors)]
-            info = self._describe(self.actors[0])
+            info = self._describe(self.actors)[0]
         except BaseException:
             self._shutdown()
             raise
@@ -166,9 +166,11 @@ class RayPool(ModelAdapter):
     def _spawn(self) -> Any:
         return self.actor_class.remote(self.make)
 
-    def _describe(self, actor: Any) -> dict[str, Any]:
+    def _describe(self, actors: list[Any]) -> list[dict[str, Any]]:
+        """Every actor loads its model now: a node without the GGUF file fails the start, not
+        the middle of the run."""
         try:
-            info: dict[str, Any] = self.ray.get(actor.describe.remote())
+            info: list[dict[str, Any]] = self.ray.get([a.describe.remote() for a in actors])
         except self.ray.exceptions.RayTaskError as exc:
             raise _cause(exc) from None
         except self.ray.exceptions.RayActorError as exc:
