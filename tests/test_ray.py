@@ -115,6 +115,12 @@ def test_fake_local_model_through_ray_gives_the_in_process_rows(tmp_path, ray_cl
 
 
 @pytest.mark.slow
+def test_a_model_missing_on_the_nodes_is_one_line(tmp_path, ray_cluster):
+    with pytest.raises(UserError, match="no such GGUF file"):
+        run(f"local:{tmp_path / 'absent.gguf'}", tmp_path / "r.jsonl", "ray")
+
+
+@pytest.mark.slow
 def test_an_actor_killed_mid_run_has_its_attempt_sent_again(tmp_path, ray_cluster):
     from ladderbench.runner.ray_executor import RayPool
 

@@ -10,6 +10,7 @@ its node) that dies mid-request has the request sent again to a replacement, nev
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 from collections.abc import Callable
@@ -61,7 +62,7 @@ def connect(address: str | None) -> bool:
         return False
     label = "--ray-address" if address else "RAY_ADDRESS"
     address = address or os.environ.get("RAY_ADDRESS") or None
-    quiet = {"include_dashboard": False, "log_to_driver": False}
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
     try:
         if address:
             _check_reachable(address, label)
