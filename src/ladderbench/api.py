@@ -16,7 +16,7 @@ import types
 import typing
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -174,14 +174,35 @@ def prepare_run(
     *,
     seed: int,
     cache: bool,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
 ) -> Job:
     """Build a run by names: the suite from the options given (None is not given; an option the
-    suite does not take is a UserError), the adapter from the model spec, the response cache."""
+    suite does not take is a UserError), the adapter from the model spec, the response cache.
+
+    ``workers`` model workers: processes on this machine (``local`` models), or with
+    ``executor="ray"`` Ray actors on the cluster at ``ray_address`` (or RAY_ADDRESS; else a
+    local one).
+    """
+    from functools import partial
+
     from ladderbench.models.registry import make_adapter
     from ladderbench.suites import make_suite
 
+    if executor not in ("local", "ray"):
+        raise UserError(f"--executor {executor}: use local or ray")
+    if ray_address and executor != "ray":
+        raise UserError("--ray-address: only with --executor ray")
     target = make_suite(suite, **{k: v for k, v in suite_options.items() if v is not None})
-    adapter = make_adapter(model, endpoint, seed=seed)
+    if executor == "ray":
+        from ladderbench.runner.ray_executor import ray_adapter
+
+        adapter = ray_adapter(partial(make_adapter, model, endpoint, seed), workers, ray_address)
+    else:
+        adapter = make_adapter(model, endpoint, seed=seed, workers=workers)
+    if workers > 1 and adapter.concurrency_limit:  # every worker busy, whatever --concurrency
+        config = replace(config, concurrency=max(config.concurrency, adapter.concurrency_limit))
     return Job(target, adapter, config, open_cache(adapter) if cache else None)
 
 
@@ -382,6 +403,9 @@ def evaluate(
     out: str | os.PathLike[str] | None = None,
     samples: int = 1,
     concurrency: int = 8,
+    workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
     temperature: float = 0.0,
     max_tokens: int = 512,
     seed: int = 0,
@@ -406,8 +430,10 @@ def evaluate(
     puzzles...); one the suite does not take is a UserError. ``out`` defaults to
     ``results/<model>_<timestamp>.jsonl``; an existing file is resumed. ``cache=False`` is
     ``--no-cache``; ``max_response_bytes`` is ``--max-response-bytes`` (8 MiB: a longer
-    answer is an error row); ``price_in``/``price_out`` (US dollars per million prompt and
-    completion tokens) add an estimated cost to the summary's usage. Works inside a running
+    answer is an error row); ``workers``, ``executor`` (``"local"`` or ``"ray"``) and
+    ``ray_address`` are ``--workers``, ``--executor`` and ``--ray-address``;
+    ``price_in``/``price_out`` (US dollars per million prompt and completion tokens) add an
+    estimated cost to the summary's usage. Works inside a running
     event loop (Jupyter): the run then goes to a worker thread. Attempts that ended in an error
     are not scored; a warning says how many.
     """
@@ -418,6 +444,7 @@ def evaluate(
     for name, value, low in (
         ("samples", samples, 1),
         ("concurrency", concurrency, 1),
+        ("workers", workers, 1),
         ("temperature", temperature, 0.0),
         ("max_tokens", max_tokens, 1),
         ("timeout", timeout, 0.1),
@@ -446,7 +473,18 @@ def evaluate(
         max_response_bytes=max_response_bytes,
     )
     options = _suite_options(suite, suite_options)
-    job = prepare_run(model, suite, options, endpoint, config, seed=seed, cache=cache)
+    job = prepare_run(
+        model,
+        suite,
+        options,
+        endpoint,
+        config,
+        seed=seed,
+        cache=cache,
+        workers=workers,
+        executor=executor,
+        ray_address=ray_address,
+    )
     summary = run_job(job, progress=progress)
     if summary.errors:
         warnings.warn(

@@ -118,6 +118,20 @@ def run(
         int, typer.Option(min=1, help="Attempts per item (pass@k as a diagnostic).")
     ] = 1,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Model workers: processes for --model local, or Ray actors with --executor ray.",
+        ),
+    ] = 1,
+    executor: Annotated[
+        str, typer.Option(help="Where the model runs: local (this process) or ray (a cluster).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join (or RAY_ADDRESS); default a local one."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed for sampling and the random baseline.")] = 0,
     levels: Annotated[str | None, typer.Option(help="Static levels, e.g. 4,5.")] = None,
     limit: Annotated[
@@ -227,7 +241,18 @@ def run(
             price_out=price_out,
         )
         # only the options given: one the suite does not take is an error, not silently ignored
-        job = prepare_run(name, suite, options, endpoint, config, seed=seed, cache=not no_cache)
+        job = prepare_run(
+            name,
+            suite,
+            options,
+            endpoint,
+            config,
+            seed=seed,
+            cache=not no_cache,
+            workers=workers,
+            executor=executor,
+            ray_address=ray_address,
+        )
         summary = _run_with_progress(job, quiet or json_out)
         summaries.append(summary)
         if len(models) > 1 and not json_out:

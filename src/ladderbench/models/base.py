@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
+
+T = TypeVar("T")
 
 
 class ModelCrash(UserError):
@@ -78,6 +82,11 @@ class ModelAdapter(ABC):
         non-OpenAI answer into one clear line instead of a file full of errored rows.
         """
         return await self.complete(request)
+
+    async def offload(self, work: Callable[..., T], *args: Any) -> T:
+        """Run slow grading work (sympy, sandboxed code) off the event loop: in a thread here;
+        an executor that spreads the model over machines runs it there too (``--executor ray``)."""
+        return await asyncio.to_thread(work, *args)
 
     async def aclose(self) -> None:  # noqa: B027  (optional hook)
         """Release connections or model memory."""

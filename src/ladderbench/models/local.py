@@ -80,13 +80,16 @@ class LocalAdapter(ModelAdapter):
     cacheable = True
     concurrency_limit = 1
 
-    def __init__(self, path: str | None = None, seed: int = 0, n_ctx: int = 2048) -> None:
+    def __init__(
+        self, path: str | None = None, seed: int = 0, n_ctx: int = 2048, threads: int = 0
+    ) -> None:
         self.path = Path(path) if path else default_model_path()
         if not self.path.is_file():
             raise UserError(f"--model local:{path}: no such GGUF file")
         super().__init__(self.path.stem if path else "SmolLM2-135M-Instruct")
         self.seed = seed
         self.n_ctx = n_ctx
+        self.threads = threads  # 0: every core
         self.answered = 0
         self._lock = threading.Lock()
         self._proc = self._start()
@@ -96,7 +99,7 @@ class LocalAdapter(ModelAdapter):
         module = os.environ.get("LADDERBENCH_LOCAL_WORKER", WORKER_MODULE)
         argv = [sys.executable, "-m", module, str(self.path), "--seed", str(self.seed)]
         return subprocess.Popen(
-            [*argv, "--n-ctx", str(self.n_ctx)],
+            [*argv, "--n-ctx", str(self.n_ctx), "--threads", str(self.threads)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -186,6 +189,31 @@ class LocalAdapter(ModelAdapter):
             "path": str(self.path),
             "backend": self.backend,
         }
+
+
+def local_workers(path: str | None, seed: int, workers: int) -> ModelAdapter:
+    """``--workers N``: N worker processes sharing the cores, behind one adapter.
+
+    Each loads the model once and answers one request at a time, so the runner keeps N in
+    flight. Their settings are those of one worker: the cache and a resume do not tell them apart.
+    """
+    if workers < 1:
+        raise UserError(f"--workers {workers}: must be at least 1")
+    if workers == 1:
+        return LocalAdapter(path, seed=seed)
+    from ladderbench.models.pool import AdapterPool
+
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    started: list[ModelAdapter] = []
+    try:
+        for _ in range(workers):
+            started.append(LocalAdapter(path, seed=seed, threads=threads))
+    except BaseException:
+        for adapter in started:
+            assert isinstance(adapter, LocalAdapter)
+            adapter.close()
+        raise
+    return AdapterPool(started)
 
 
 def smoke_check(path: str | None = None) -> str:

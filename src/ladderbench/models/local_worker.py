@@ -1,8 +1,9 @@
 """The embedded model's worker process: llama.cpp loaded once, answering requests over pipes.
 
-Run as ``python -m ladderbench.models.local_worker PATH --seed N --n-ctx N`` by the ``local``
-adapter. llama.cpp is native code: a crash there (an unsupported CPU instruction, a bad build, out
-of memory) kills this process and not the run, which then stops with one line and keeps its rows.
+Run as ``python -m ladderbench.models.local_worker PATH --seed N --n-ctx N --threads N`` by the
+``local`` adapter (``--threads`` 0: every core; with ``--workers N`` each worker gets its share).
+llama.cpp is native code: a crash there (an unsupported CPU instruction, a bad build, out of
+memory) kills this process and not the run, which then stops with one line and keeps its rows.
 
 Protocol, one JSON object per line: the worker first writes ``{"ready": true, "backend": {...}}``
 (or ``{"fatal": "..."}`` and exits 3 when the model cannot be loaded); then for each request line
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-ctx", type=int, default=2048)
+    parser.add_argument("--threads", type=int, default=0)
     args = parser.parse_args(argv)
     out = _protocol_stream()
     try:
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         llm = Llama(
             model_path=args.path,
             n_ctx=args.n_ctx,
-            n_threads=os.cpu_count() or 1,
+            n_threads=args.threads or os.cpu_count() or 1,
             seed=args.seed,
             verbose=False,
         )

@@ -33,6 +33,9 @@ class EndpointOptions:
 AdapterFactory = Callable[[str, str, EndpointOptions, int], ModelAdapter]
 """(spec, argument after the colon, endpoint options, seed) -> adapter."""
 
+# Adapters that ``--workers N`` can run as N model processes on this machine.
+MULTI_WORKER = ("local",)
+
 
 def _baseline(spec: str, arg: str, options: EndpointOptions, seed: int) -> ModelAdapter:
     from ladderbench.models import baselines
@@ -112,9 +115,24 @@ ADAPTERS.add("openai", _openai)
 ADAPTERS.add("ollama", _ollama)
 
 
-def make_adapter(spec: str, options: EndpointOptions | None = None, seed: int = 0) -> ModelAdapter:
-    """Build the adapter a ``--model`` spec names; a bad spec is a one-line UserError."""
+def make_adapter(
+    spec: str, options: EndpointOptions | None = None, seed: int = 0, workers: int = 1
+) -> ModelAdapter:
+    """Build the adapter a ``--model`` spec names; a bad spec is a one-line UserError.
+
+    ``workers`` > 1 starts that many model processes (``local`` only: a server-backed model
+    takes ``--concurrency`` instead).
+    """
     kind, _, arg = spec.partition(":")
     if kind not in ADAPTERS:
         raise UserError(f"unknown model spec {spec!r}; use one of: {MODEL_SPECS}")
+    if workers != 1:
+        if kind not in MULTI_WORKER:
+            raise UserError(
+                f"--workers {workers}: model processes are for --model local; {spec} takes "
+                "--concurrency (or --executor ray --workers N to spread it over Ray actors)"
+            )
+        from ladderbench.models.local import local_workers
+
+        return local_workers(arg or None, seed, workers)
     return ADAPTERS.get(kind)(spec, arg, options or EndpointOptions(), seed)

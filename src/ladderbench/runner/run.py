@@ -137,8 +137,11 @@ class _Attempts:
         if completion.error is None:
             try:
                 # Off the event loop, always: a reply that is slow to read (or a sympy or
-                # sandbox grader) must not stall the other requests in flight.
-                verdict = await asyncio.to_thread(guarded, self.suite.grade, item, completion.text)
+                # sandbox grader) must not stall the other requests in flight. The adapter
+                # decides where (a thread; under Ray, a task on the cluster).
+                verdict = await self.adapter.offload(
+                    guarded, self.suite.grade, item, completion.text
+                )
             except GraderCrash as crash:  # a harness bug: an error row, never a wrong answer
                 completion = completion.model_copy(update={"error": str(crash)})
         row = self._row(item, sample, completion, verdict)

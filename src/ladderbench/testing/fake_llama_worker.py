@@ -4,7 +4,8 @@ Selected with ``LADDERBENCH_LOCAL_WORKER=ladderbench.testing.fake_llama_worker``
 every request with ``FAKE_WORKER_REPLY`` (default "The answer is A."). With
 ``FAKE_WORKER_CRASH_AFTER=N`` it kills itself with ``FAKE_WORKER_SIGNAL`` (default SIGSEGV) on
 request N+1, as a native crash would; with ``FAKE_WORKER_CRASH_ONCE=FILE`` only while FILE does
-not exist yet (it creates it), so that a resumed run completes.
+not exist yet (it creates it), so that a resumed run completes. ``FAKE_WORKER_DELAY=S`` waits S
+seconds before each answer, as a real model takes time.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 
@@ -22,6 +24,7 @@ def main() -> int:
     once = os.environ.get("FAKE_WORKER_CRASH_ONCE")
     if once and Path(once).exists():
         crash_after = -1
+    delay = float(os.environ.get("FAKE_WORKER_DELAY", "0"))
     sig = signal.Signals[os.environ.get("FAKE_WORKER_SIGNAL", "SIGSEGV")]
     backend = {"llamaCppPython": "fake", "systemInfo": "fake worker for tests"}
     print(json.dumps({"ready": True, "backend": backend}), flush=True)
@@ -33,6 +36,7 @@ def main() -> int:
                 signal.signal(sig, signal.SIG_DFL)
             os.kill(os.getpid(), sig)
         request = json.loads(line)
+        time.sleep(delay)
         usage = {"prompt_tokens": len(str(request["messages"])) // 4, "completion_tokens": 5}
         print(json.dumps({"text": reply, "usage": usage}), flush=True)
     return 0
