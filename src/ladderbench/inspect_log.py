@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from ladderbench.analysis.usage import UsageTally
 from ladderbench.errors import UserError
-from ladderbench.items import Item, ResultRow, RunHeader
+from ladderbench.items import Item, ResultRow, RunHeader, asked
 from ladderbench.summaries import Summary
 
 if TYPE_CHECKING:
@@ -141,17 +141,8 @@ def sample_row(path: Path, header: RunHeader, sample: EvalSample) -> ResultRow:
         adapter=header.adapter,
         model=header.model,
         suite=header.suite,
-        id=item.id,
-        family=item.family,
-        task=item.task,
-        category=item.category,
-        level=item.level,
-        tier=item.tier,
-        difficulty=item.difficulty,
-        seed=item.seed,
+        **asked(item),
         sample=sample.epoch - 1,
-        prompt=item.prompt,
-        expected=item.expected,
         response=None if verdict is None else output.completion,
         extracted=None if verdict is None else verdict.answer,
         score=None if verdict is None else _value(path, sample, verdict.value),

@@ -99,6 +99,23 @@ class ResultRow(BaseModel):
         return self.model_dump(by_alias=True)
 
 
+def asked(item: Item) -> dict[str, Any]:
+    """The fields a result row copies from the item it answers (one place for every writer
+    of rows: the runner, an Inspect log read back)."""
+    return {
+        "id": item.id,
+        "family": item.family,
+        "task": item.task,
+        "category": item.category,
+        "level": item.level,
+        "tier": item.tier,
+        "difficulty": item.difficulty,
+        "seed": item.seed,
+        "prompt": item.prompt,
+        "expected": item.expected,
+    }
+
+
 class RunHeader(BaseModel):
     """The first line of a results file: which run wrote it, and with what.
 

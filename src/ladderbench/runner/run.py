@@ -14,7 +14,7 @@ from typing import Any
 from ladderbench.analysis.usage import usage_totals
 from ladderbench.errors import UserError
 from ladderbench.grading.scorer import GraderCrash, guarded
-from ladderbench.items import Completion, Item, ResultRow, RunHeader, Verdict
+from ladderbench.items import Completion, Item, ResultRow, RunHeader, Verdict, asked
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.provenance import provenance
@@ -163,17 +163,8 @@ class _Attempts:
             adapter=self.adapter.kind,
             model=self.adapter.model,
             suite=self.suite.name,
-            id=item.id,
-            family=item.family,
-            task=item.task,
-            category=item.category,
-            level=item.level,
-            tier=item.tier,
-            difficulty=item.difficulty,
-            seed=item.seed,
+            **asked(item),
             sample=sample,
-            prompt=item.prompt,
-            expected=item.expected,
             response=response,
             extracted=extracted,
             score=score,
