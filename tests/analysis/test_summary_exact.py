@@ -218,3 +218,29 @@ def test_pass_at_k_and_wilson_edges():
     assert pass_at_k(5, 1, 3) == pytest.approx(0.6)
     assert wilson(10 + 1e-9, 10) == wilson(10, 10)  # rounding dust above n is clamped
     assert wilson(2.5, 3)[1] <= 1.0
+
+
+def test_unparsed_counts_every_unparsed_attempt():
+    rows = [
+        static_row("a", 1, passed=False, extracted=None),
+        static_row("a", 1, passed=False, extracted=None, sample=1),
+        static_row("b", 1, sample=0),
+        static_row("b", 1, sample=1),
+        static_row("c", 1, sample=0),
+    ]
+    assert summarise(rows, rung="level", group="category", samples=2)["unparsed"] == 2
+
+
+@pytest.mark.parametrize("passed, baseline", [(0, 0.0), (10, 1.0)])
+def test_a_baseline_on_the_interval_edge_is_within_noise(passed, baseline):
+    rows = [static_row(f"q{i}", 1, passed=i < passed) for i in range(10)]
+    out = summarise(rows, rung="level", group="category", baseline=baseline)
+    assert out["notes"] == [
+        f"overall {100 * passed / 10:.1f}% is within noise of the {100 * baseline:.0f}% guessing "
+        "baseline: differences between rungs say little"
+    ]
+
+
+def test_a_level_rise_of_exactly_the_noise_points_is_calibrated():
+    checks = calibrate_levels([levels("m", {1: 0.0, 2: 0.1})])
+    assert [(c.calibrated, c.rises) for c in checks] == [(True, [])]
