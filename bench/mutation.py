@@ -51,6 +51,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
         ["src/ladderbench/runner/results.py", "src/ladderbench/runner/cache.py"],
         [
             "tests/runner/test_results.py",
+            "tests/runner/test_cache.py",
             "tests/fuzz/test_fuzz_results.py",
             "tests/test_planted_bugs.py",
         ],
