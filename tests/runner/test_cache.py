@@ -87,3 +87,20 @@ def test_the_key_is_a_stable_hash_of_content_not_of_order_or_gold():
     assert len(key) == 64 and int(key, 16) >= 0
     assert key == cache_key(dict(reversed(list(SETTINGS.items()))), request("é?"))
     assert key == cache_key(SETTINGS, request("é?", reference="B", choices=("a", "b")))
+
+
+def test_the_key_of_a_request_is_pinned():
+    """A change to the key's layout empties every user's cache: it must be on purpose."""
+    assert cache_key(SETTINGS, request("é?")) == (
+        "3e12448c222e6acb235acc5cf8dd818bcc577b351806fa39a52321050aaa3e54"
+    )
+
+
+def test_a_stored_row_holds_the_answer_not_the_cached_mark(tmp_path):
+    path = tmp_path / "c.sqlite"
+    cache = ResponseCache(path)
+    cache.put("k", Completion(text="4", cached=True))
+    cache.close()
+    with sqlite3.connect(path) as db:
+        (stored,) = db.execute("SELECT completion FROM responses").fetchone()
+    assert '"text":"4"' in stored and "cached" not in stored
