@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup browser demo test lint format bench clean
+.PHONY: setup browser demo test lint format bench mutation clean
 
 # llama-cpp-python compiles llama.cpp from source. scripts/install-llama.sh builds it for any x86-64
 # with AVX2 (explicit flags rather than llama.cpp's native build, which compiles in the kernels of the
@@ -59,6 +59,13 @@ bench: setup
 	$(BIN)/python bench/puzzle_generation.py
 	$(BIN)/python bench/report_scale.py
 	$(BIN)/python bench/local_worker.py
+
+# Mutation score of the core modules against their fast in-process tests (bench/README.md,
+# "Mutation testing"): a measurement, not a gate. Slow: hours for every target on 2 cores; name some
+# with TARGETS="analysis runner". mutmut is installed here only, never a project dependency.
+mutation: setup
+	$(BIN)/python -m pip install -q mutmut
+	$(BIN)/python bench/mutation.py $(TARGETS)
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .ruff_cache

@@ -128,6 +128,23 @@ def test_refresh_takes_the_easiest_task_first(tmp_path, toy_tasks):
     }
 
 
+def test_refreshes_in_a_row_replace_the_oldest_task_each_time(tmp_path, toy_tasks):
+    """Issue #20 point 6: age comes first, so a second refresh replaces the task the first one
+    left alone (easiest first only among tasks of the same age)."""
+    from helpers import make_row
+
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
+    results = [make_row("x", task="toy_echo", score=1.0), make_row("y", task="toy_add", score=0.1)]
+    replaced = []
+    for release in ("2027-01-01", "2027-02-01", "2027-03-01"):
+        refresh(tmp_path, release, Sources.empty(), results)
+        store = Store.load(tmp_path)
+        replaced += [
+            {r["task"] for rs in store.public.values() for r in rs if r["removal_date"] == release}
+        ]
+    assert replaced == [{"toy_echo"}, {"toy_add"}, {"toy_echo"}]
+
+
 def test_published_copy_without_private_folder_loads(tmp_path, toy_tasks):
     build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
     for path in (tmp_path / "private").rglob("*.jsonl"):

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
+from ladderbench.analysis.summary import CLEARED
+
 WIDTH, HEIGHT, PAD = 560, 220, 36
 FONT = 11
 # The average advance of a sans-serif glyph, in ems, rounded up: an estimate that errs wide, so a
@@ -286,7 +288,7 @@ def difficulty_chart(
         f'width="{width}" height="{height}"><title>{escape(title)}</title>',
         f'<text x="{pad}" y="14" font-size="11">{escape(title)}</text>',
         f'<line x1="{pad}" y1="{y(0):.1f}" x2="{pad + inner_w}" y2="{y(0):.1f}" stroke="#888"/>',
-        f'<line x1="{pad}" y1="{y(0.9):.1f}" x2="{pad + inner_w}" y2="{y(0.9):.1f}" '
+        f'<line x1="{pad}" y1="{y(CLEARED):.1f}" x2="{pad + inner_w}" y2="{y(CLEARED):.1f}" '
         'stroke="#36c" stroke-dasharray="2 2"/>',
     ]
     for tick in (0, 0.5, 1.0):

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from ladderbench import __version__
 from ladderbench.analysis.compare import PairedTest, compare, pearson_table, residuals
 from ladderbench.analysis.digest import AUDIT_SAMPLE, Digest, digest_runs
+from ladderbench.analysis.summary import CLEARED
 from ladderbench.errors import UserError
 from ladderbench.probe.verdicts import ProbeVerdict, shipped_verdicts
 from ladderbench.ranges import format_ranges
@@ -189,7 +190,7 @@ def _section(d: Digest) -> ModelSection:
             section.charts.append(_estimates_figure(d.label, typed))
         elif typed.by_tier:  # an adaptive run of families without tier anchors has neither
             title = f"{d.label}: puzzle ladder per tier"
-            section.charts.append(_bucket_figure(title, typed.by_tier, "T", threshold=0.9))
+            section.charts.append(_bucket_figure(title, typed.by_tier, "T", threshold=CLEARED))
         section.curves = _difficulty_charts(typed)
         if d.cells:
             section.charts.append(_cells_figure(d))
@@ -227,7 +228,7 @@ def _estimates_figure(label: str, summary: TierSummary) -> Figure:
     ]
     title = f"{label}: puzzle tiers estimated from the fits (±2 sd)"
     return Figure(
-        profile_chart(title, points, threshold=0.9),
+        profile_chart(title, points, threshold=CLEARED),
         ["tier", "estimated rate", "±2 sd", "instances seen", "cleared"],
         rows,
     )
