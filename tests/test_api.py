@@ -255,10 +255,19 @@ with FakeOpenAI(latency=0.2) as server:
             "openai:fake", base_url=server.base_url, limit=5, concurrency=1, out=out, cache=False
         )
 
+    main = threading.main_thread().ident
+
     def interrupt_once_rows_are_written():
-        while not (out.exists() and out.read_text().count(chr(10)) >= 2):
+        while True:
+            try:
+                if out.read_text().count(chr(10)) >= 2:  # the header and a row
+                    break
+            except OSError:  # not there yet
+                pass
             time.sleep(0.02)
-        os.kill(os.getpid(), signal.SIGINT)
+        # to the main thread itself: a signal the kernel hands to another thread would not
+        # wake the main thread's wait until the run had ended
+        signal.pthread_kill(main, signal.SIGINT)
 
     async def notebook():
         threading.Thread(target=interrupt_once_rows_are_written, daemon=True).start()
