@@ -157,12 +157,11 @@ class OpenAIAdapter(ModelAdapter):
         return text
 
     def _scrub_answer(self, text: str) -> str:
-        """An answer as results and the cache keep it: without the key (a placeholder key too
-        short to be a secret is left, or it would cut letters out of answers), and encodable as
-        UTF-8 (a lone surrogate from a ``\\ud800`` escape becomes ``?``)."""
+        """An answer without the key (a placeholder key too short to be a secret is left, or it
+        would cut letters out of answers). Lone surrogates are the runner's (``_writable``)."""
         if self._api_key and len(self._api_key) >= MIN_SECRET_CHARS:
             text = self._scrub(text)
-        return text.encode("utf-8", "replace").decode("utf-8")
+        return text
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}

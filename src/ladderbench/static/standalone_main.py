@@ -131,6 +131,11 @@ def scrub(args, text):
     return text.replace(key, "***") if key and len(key) >= MIN_SECRET_CHARS else text
 
 
+def writable(text):
+    """The text with any lone surrogate (a JSON "\\ud800") as U+FFFD, as the harness writes it."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def completion(data):
     """(text, usage, server ms) of a chat completion, read as the harness reads it; ValueError
     if none."""
@@ -180,7 +185,7 @@ def ask(args, prompt, first=False):
                 return None, {}, 0.0, None, f"response over {MAX_RESPONSE_BYTES} bytes"
             text, usage, server = completion(json.loads(raw))
             latency = (time.perf_counter() - started) * 1000
-            answer = scrub(args, text).encode("utf-8", "replace").decode("utf-8")  # lone surrogates
+            answer = writable(scrub(args, text))
             return answer, usage, latency, server, None
         except urllib.error.HTTPError as exc:
             error = f"HTTP {exc.code}"
