@@ -266,3 +266,23 @@ def test_a_first_attempt_over_the_cap_is_an_errored_row_not_a_configuration_erro
     with FakeOpenAI(fault=lambda p, n: "endless") as server:
         done = complete(adapter(server, max_response_bytes=100_000), check=True, within=20)
     assert done.error.startswith("response over 100000 bytes")
+
+
+def test_the_request_body_carries_the_run_settings_and_a_seed_per_sample(tmp_path, monkeypatch):
+    """What a run asks for reaches the server under the names it reads: ``max_tokens``, the
+    temperature, the system prompt first, and ``seed + sample`` so that samples differ."""
+    monkeypatch.setenv("LADDERBENCH_CACHE", str(tmp_path / "cache.sqlite"))
+    with FakeOpenAI(reply=lambda p: "A") as server:
+        proc = ladderbench(
+            "run", "--model", "openai:m", "--base-url", server.base_url, "--levels", "1",
+            "--limit", "1", "--samples", "3", "--seed", "5", "--temperature", "0.7",
+            "--max-tokens", "77", "--system-prompt", "Be brief.", "-q",
+            "--out", str(tmp_path / "r.jsonl"),
+        )  # fmt: skip
+        bodies = list(server.requests)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(body["seed"] for body in bodies) == [5, 6, 7]
+    for body in bodies:
+        assert body["model"] == "m" and body["max_tokens"] == 77 and body["temperature"] == 0.7
+        assert body["messages"][0] == {"role": "system", "content": "Be brief."}
+        assert body["messages"][1]["role"] == "user" and len(body["messages"]) == 2
