@@ -25,3 +25,20 @@ def make_row(id: str = "q1", sample: int = 0, **fields) -> ResultRow:
     )
     base.update(fields)
     return ResultRow(**base)
+
+
+def tier_rows(tier: int, passed: int, n: int) -> list[ResultRow]:
+    """``n`` puzzle rows at ``tier`` (family "toy"), the first ``passed`` of them right."""
+    return [
+        make_row(
+            f"t{tier}-{i}",
+            suite="puzzles",
+            level=None,
+            category=None,
+            tier=tier,
+            family="toy",
+            passed=i < passed,
+            score=float(i < passed),
+        )
+        for i in range(n)
+    ]

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from helpers import make_row
+from helpers import make_row, tier_rows
 from ladderbench.analysis.calibrate import calibrate_tiers
 from ladderbench.analysis.stats import pass_at_k
 from ladderbench.analysis.summary import CLEARED, summarise
@@ -28,22 +28,6 @@ from ladderbench.runner.results import ResultWriter, read_results
 from ladderbench.static.loader import level_files, load_questions
 from ladderbench.summaries import TierSummary
 from ladderbench.testing.fake_openai import FakeOpenAI
-
-
-def tier_rows(tier: int, passed: int, n: int) -> list:
-    return [
-        make_row(
-            f"t{tier}-{i}",
-            suite="puzzles",
-            level=None,
-            category=None,
-            tier=tier,
-            family="toy",
-            passed=i < passed,
-            score=float(i < passed),
-        )
-        for i in range(n)
-    ]
 
 
 def test_point1_a_tier_is_cleared_at_ninety_percent_not_below():

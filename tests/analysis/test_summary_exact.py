@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import make_row
+from helpers import make_row, tier_rows
 from ladderbench.analysis.calibrate import (
     calibrate_levels,
     calibrate_tiers,
@@ -80,22 +80,6 @@ def test_several_samples_average_per_item_and_add_pass_at_k():
     assert out["byLevel"]["1"]["pass@2"] == out["pass@2"]
     short = summarise(rows[:1], rung="level", group="category", samples=2)
     assert short["pass@2"] is None  # no item has both samples yet
-
-
-def tier_rows(tier, passed, n):
-    return [
-        make_row(
-            f"t{tier}-{i}",
-            suite="puzzles",
-            level=None,
-            category=None,
-            tier=tier,
-            family="toy",
-            passed=i < passed,
-            score=float(i < passed),
-        )
-        for i in range(n)
-    ]
 
 
 def test_rungs_sort_as_numbers_and_rises_are_read_between_neighbours():
