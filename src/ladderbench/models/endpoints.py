@@ -67,3 +67,9 @@ def server_ms(timings: Any) -> float | None:
         total += part
     # not a time: negative, NaN or infinite (JSON's NaN/Infinity, or 1e308 + 1e308)
     return total if 0 <= total < float("inf") else None
+
+
+def writable(text: str) -> str:
+    """``text`` with any lone surrogate (a JSON "\\ud800" from a server) as U+FFFD: neither a
+    results file nor the cache can write one as UTF-8. Shared by the runner and the standalone."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

@@ -16,6 +16,7 @@ from ladderbench.errors import UserError
 from ladderbench.grading.scorer import GraderCrash, guarded
 from ladderbench.items import Completion, Item, ResultRow, RunHeader, Verdict, asked
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request, Sampling
+from ladderbench.models.endpoints import writable
 from ladderbench.runner.cache import ResponseCache, cache_key
 from ladderbench.runner.provenance import provenance
 from ladderbench.runner.results import Results, ResultWriter, check_same_job
@@ -71,13 +72,11 @@ def new_run_id() -> str:
 
 
 def _writable(completion: Completion) -> Completion:
-    """The completion with any lone surrogate in its text (a JSON "\\ud800" from the server) as
-    U+FFFD: neither the results file nor the cache could write it as UTF-8."""
+    """The completion as the results file and the cache can write it (``endpoints.writable``)."""
     try:
         completion.text.encode("utf-8")
     except UnicodeEncodeError:
-        text = completion.text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        return completion.model_copy(update={"text": text})
+        return completion.model_copy(update={"text": writable(completion.text)})
     return completion
 
 

@@ -39,6 +39,7 @@ from ladderbench.models.endpoints import (
     ollama_url,
     public_url,
     server_ms,
+    writable,
 )
 from ladderbench.runner.run import new_run_id
 from ladderbench.static.suite import BASELINE, render_prompt
@@ -129,11 +130,6 @@ def scrub(args, text):
     placeholder such as EMPTY, left alone as the harness leaves it)."""
     key = args.api_key
     return text.replace(key, "***") if key and len(key) >= MIN_SECRET_CHARS else text
-
-
-def writable(text):
-    """The text with any lone surrogate (a JSON "\\ud800") as U+FFFD, as the harness writes it."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def completion(data):
