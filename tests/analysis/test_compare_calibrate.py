@@ -5,8 +5,10 @@ import pytest
 from ladderbench.analysis.calibrate import (
     calibrate_levels,
     calibrate_tiers,
+    class_of,
     load_classes,
     misplaced_items,
+    suite_version,
 )
 from ladderbench.analysis.compare import (
     compare,
@@ -133,3 +135,22 @@ def test_v2_reads_tier_0_as_the_small_class_floor():
     assert v2[5] == ("frontier", "unverified") and v2[6] == (None, "verified")
     with pytest.raises(UserError, match="v9"):
         calibrate_tiers(runs, "9")
+
+
+def test_a_run_is_classed_by_adapter_and_model_first_then_by_model_alone():
+    run = TierSummary.model_validate({"adapter": "openai", "model": "smol", "byTier": {}})
+    assert class_of(run, {"openai:smol": "tiny", "smol": "small"}) == "tiny"
+    assert class_of(run, {"llama:smol": "mid", "smol": "small"}) == "small"
+    assert class_of(run, {"llama:smol": "mid"}) is None
+    echo = TierSummary.model_validate({"adapter": "echo", "model": "echo", "byTier": {}})
+    assert class_of(echo, {"echo": "baseline"}) == "baseline"
+
+
+def test_the_suite_version_of_a_run_is_read_from_its_settings_and_v1_without_one():
+    def run(settings):
+        return TierSummary.model_validate({"settings": settings, "byTier": {}})
+
+    assert suite_version(run({"suiteVersion": "2"})) == "2"
+    assert suite_version(run({"suiteVersion": 2})) == "2"
+    assert suite_version(run({"seeds": [1]})) == "1"
+    assert suite_version(run(None)) == "1"
