@@ -92,7 +92,14 @@ TARGETS: dict[str, Target] = {
         ["src/ladderbench/models/openai.py"],
         ["tests/models/test_openai_adapter.py", "tests/test_planted_bugs.py"],
     ),
-    "probe": Target(["src/ladderbench/probe/audit.py"], ["tests/probe/test_probe.py"]),
+    "probe": Target(
+        ["src/ladderbench/probe/audit.py"],
+        ["tests/probe/test_audit.py", "tests/probe/test_probe.py"],
+        (
+            "tests/probe/test_probe.py::test_cli_exit_codes",
+            "tests/probe/test_probe.py::test_judge_through_the_runner_with_a_fake_judge",
+        ),
+    ),
 }
 
 

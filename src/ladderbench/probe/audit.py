@@ -7,7 +7,6 @@ rewarded: the ``defect`` of the lower rung is what separates it from the rung ab
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from itertools import combinations, pairwise
@@ -72,15 +71,13 @@ def _kendall_tau_b(levels: list[int], scores: list[float]) -> float | None:
     from scipy.stats import kendalltau
 
     if len(set(levels)) < 2 or len(set(scores)) < 2:
-        return None
-    tau = kendalltau(levels, scores).statistic
-    return None if math.isnan(tau) else float(tau)
+        return None  # tau-b is undefined (NaN) without two levels and two scores
+    return float(kendalltau(levels, scores).statistic)
 
 
 def _inversion(worse: LedgerRow, better: LedgerRow, adjacent: bool) -> Inversion | None:
     w, b = worse.median, better.median
-    if w is None or b is None:
-        return None
+    assert w is not None and b is not None  # only graded rows are compared
     if w - b > max(worse.noise, better.noise) + EPSILON:
         return Inversion(worse.level, better.level, w, b, worse.defect if adjacent else None)
     return None
