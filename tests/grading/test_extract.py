@@ -13,7 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ladderbench.grading import extract
-from ladderbench.grading.extract import extract_answer, extract_choice, normalise_text, strip_think
+from ladderbench.grading.extract import (
+    extract_answer,
+    extract_choice,
+    extract_reply_text,
+    extract_table_text,
+    normalise_text,
+    strip_think,
+)
 
 GEO = ["London", "Paris", "Berlin", "Rome"]  # Paris is B
 NUM = ["41", "42", "43", "44"]  # 42 is B
@@ -316,12 +323,66 @@ ANSWER_CASES = [
     # a reply that declines holds no answer
     ("I cannot determine the order without the actual weights of every box.", None),
     ("I don't know.", None),
+    # wrappers inside an answer tag are peeled one layer at a time, from the window's own ends
+    ("<answer>\\boxed{x^{2}}</answer>", "x^{2}"),
+    ("<answer> `\\boxed{x^{2}}` </answer>", "x^{2}"),
+    ("<answer>\\boxed{4^{2}} and \\boxed{5}</answer>", "\\boxed{4^{2}} and \\boxed{5}"),
+    ("<answer>\\boxed{\\boxed{7}^{2} or 8}</answer>", "\\boxed{\\boxed{7}^{2} or 8}"),
+    ("Answer: $x + 1$", "x + 1"),
+    ("Answer: $x + 1$.", "x + 1"),
+    ("Answer: $$x + 1$$", "x + 1"),
+    ("Answer: \\(x + 1\\)", "x + 1"),
+    ("Answer: \\[ 2^{10} \\]", "2^{10}"),
+    ("Answer: \\text{yes}.", "yes"),
+    ("Answer: $", "$"),
+    ("Answer: XIX", "XIX"),
+    ("Answer: **XX**", "XX"),
 ]
 
 
 @pytest.mark.parametrize(("response", "expected"), ANSWER_CASES)
 def test_extract_answer(response: str, expected: str | None) -> None:
     assert extract_answer(response) == expected
+
+
+TABLE_CASES = [
+    ("Here:\n```csv\na,b\n1,2\n```", "a,b\n1,2"),
+    ("```\nold\n```\ntext\n```\nnew\n```", "new"),  # the last fence
+    ("Answer:\na,b\n1,2", "a,b\n1,2"),  # no fence: the answer block
+    ("<SOLUTION>\na,b\n</SOLUTION>\n```\nx,y\n```", "a,b"),  # the tag beats a later fence
+    ("<solution>```csv\na,b\n```</solution>", "a,b"),  # a fence inside the tag
+    ("<solution>\ncsv\na,b\nc,d\n</solution>", "a,b\nc,d"),  # a leftover language tag
+    ("<solution>\ncsv\na,b\n</solution>", "a,b"),
+    ("```\ncsv\n```", "csv"),  # a table of one line is not a language tag
+    ("```\n  a | b\n  1 | 2\n```", "  a | b\n  1 | 2"),  # indentation is the table's
+    ("```\n  a | b  \n```", "  a | b  "),
+    ("```\n   \n```", None),
+    ("<think>x</think>```\na\n```", "a"),
+    ("<think>x", None),
+    (None, None),
+    (5, None),
+]
+
+
+@pytest.mark.parametrize(("response", "expected"), TABLE_CASES)
+def test_extract_table_text(response: str, expected: str | None) -> None:
+    assert extract_table_text(response) == expected
+
+
+REPLY_CASES = [
+    ("<think>x</think>\n<solution>\n a \n</solution>\n", "a"),
+    ("<SOLUTION>a</SOLUTION>", "a"),
+    ("intro <solution>a</solution>", "intro <solution>a</solution>"),  # not the whole reply
+    ("l1\r\nl2\rl3", "l1\nl2\nl3"),
+    ("<solution>a\r\nb</solution>", "a\nb"),
+    ("<think>still", None),
+    (None, None),
+]
+
+
+@pytest.mark.parametrize(("response", "expected"), REPLY_CASES)
+def test_extract_reply_text(response: str, expected: str | None) -> None:
+    assert extract_reply_text(response) == expected
 
 
 THINK_CASES = [
