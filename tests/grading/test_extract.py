@@ -337,6 +337,22 @@ ANSWER_CASES = [
     ("Answer: $", "$"),
     ("Answer: XIX", "XIX"),
     ("Answer: **XX**", "XX"),
+    # an answer is cut where the next one on its line begins, its lead-in words included
+    ("Answer: 7. The answer is 7", "7"),
+    ("Answer: 7, so the answer is 7", "7"),
+    ("Answer: 3; answer: 4", "3"),
+    ("Answer: salt and pepper", "salt and pepper"),
+    # a label starts its line; "the answer is" and a word before "answer:" are phrases
+    ("\nAnswer: 3\nso the answer is 5", "3"),
+    ("Answer: 3\nanswer is 5", "3"),
+    ("Answer: 3\nI answer: 5", "3"),
+    ("I answer: 5\nthe answer is 6", "6"),
+    ("Answer:\n1 2\n2 1\nThat is the answer: done\nbye", "1 2\n2 1"),
+    # a change of mind with nothing restated keeps the answer; with several, the last
+    ("Answer: 5\nWait, let me check that again. Yes.", "5"),
+    ("Answer: 5\nWait, that is wrong. Answer: 6\nAnswer: 7", "7"),
+    ("Hmm. <answer>5</answer> so the answer is 6", "5"),
+    ("Answer: 5\nNo,\\boxed{6}", "6"),
 ]
 
 

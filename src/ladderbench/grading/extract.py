@@ -853,6 +853,30 @@ def _clean(s: str) -> str:
 _BLOCK = re.compile(r"(?:[ \t]*\n)*(?:[ \t]*\S[^\n]*(?:\n|\Z))*")
 
 
+_LEAD_IN = frozenset(
+    {"the", "so", "thus", "hence", "therefore", "my", "our", "final", "and", "i.e."}
+)
+_LEAD_IN_SEPARATORS = " \t,;"
+
+
+def _without_lead_in(value: str) -> str:
+    """value without the words that lead into the next marker on its line ("so the", ", and").
+
+    Peeled word by word from the end, so a long run of such words stays linear.
+    """
+    end = len(value)
+    while True:
+        stop = end
+        while stop and value[stop - 1] in _LEAD_IN_SEPARATORS:
+            stop -= 1
+        start = stop
+        while start and value[start - 1] not in _LEAD_IN_SEPARATORS:
+            start -= 1
+        if start == stop or value[start:stop].lower() not in _LEAD_IN:
+            return value[:stop]
+        end = start
+
+
 def _marked_answers(text: str) -> list:
     """Every "answer: X" / "the answer is X".
 
@@ -871,6 +895,8 @@ def _marked_answers(text: str) -> list:
         line_end = text.find("\n", m.end(), limit)
         end = limit if line_end < 0 else line_end
         value = text[m.end() : end]
+        if following and line_end < 0:  # "Answer: 7. The answer is 7": "7. The" would be read
+            value = _without_lead_in(value)
         if not _clean(value) and end == line_end:
             block_limit = text.rfind("\n", 0, limit) + 1 if following else limit
             end = _match_end(_BLOCK, text, end, max(end, block_limit))
