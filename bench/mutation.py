@@ -78,7 +78,33 @@ TARGETS: dict[str, Target] = {
     ),
     "puzzles": Target(
         ["src/ladderbench/puzzles/base.py", "src/ladderbench/puzzles/suite.py"],
-        ["tests/puzzles/test_suite.py", "tests/puzzles/test_suite_v2.py"],
+        [
+            "tests/puzzles/test_suite_in_process.py",
+            "tests/puzzles/test_suite.py",
+            "tests/puzzles/test_suite_v2.py",
+        ],
+        tuple(
+            f"tests/puzzles/test_suite.py::{name}"
+            for name in (
+                "test_oracle_clears_every_tier_and_echo_none",
+                "test_selection_by_tier_family_and_seed",
+                "test_bad_selection_is_one_line_exit_2",
+                "test_export_then_verify_byte_for_byte",
+                "test_secret_seeds_never_appear_in_output",
+            )
+        )
+        + tuple(
+            f"tests/puzzles/test_suite_v2.py::{name}"
+            for name in (
+                "test_oracle_clears_every_v2_tier_and_echo_none",
+                "test_a_difficulty_grid_gives_pass_rates_per_difficulty_and_breaking_points",
+                "test_adaptive_oracle_climbs_to_the_top_and_echo_stops_at_once",
+                "test_compare_ranks_two_adaptive_runs_by_breaking_points",
+                "test_report_shows_breaking_points_and_curves",
+                "test_bad_v2_options_are_one_line_exit_2",
+                "test_v2_prompts_export_and_grid_export_verify",
+            )
+        ),
     ),
     "live": Target(
         ["src/ladderbench/live/release.py"],

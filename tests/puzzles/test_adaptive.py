@@ -76,3 +76,12 @@ def test_a_tier_left_in_doubt_by_the_fits_has_its_instances_asked():
     # p(4) = 0.88 for slope 2: the tier sits on the clearing line, so all 16 seeds are asked
     assert asked_at_4 == {(f, i) for f in "ab" for i in range(16)}
     assert not [a for a in answers if a[1] == 20]  # far above the fall: the fits settle it
+
+
+def test_a_pool_smaller_than_a_batch_is_never_asked_past_its_last_seed():
+    """``--adaptive --seeds 1-3`` asked seed indices 3 and up (an IndexError in the suite)."""
+    assert next_round(["a"], [], 3, CONFIG) == [("a", 0, i) for i in range(3)]
+    passed = [("a", 0, i, True) for i in range(3)]
+    assert next_round(["a"], passed, 3, CONFIG) == [("a", 1, i) for i in range(3)]
+    answers, _ = search({"a": 4.0, "b": 9.0}, seeds=2)
+    assert max(i for _, _, i, _ in answers) == 1

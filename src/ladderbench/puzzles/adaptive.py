@@ -50,13 +50,13 @@ def next_batch(
         return None
     counts = _scored(observations)
     if not asked:
-        return (0, room)
+        return (0, min(room, seeds))
     if not counts:
         return None  # every attempt errored: nothing to steer by
     top = max(asked)
     mostly_passed = all(2 * k >= n for n, k in counts.values())
     if mostly_passed and top < config.max_difficulty:
-        return (min(2 * top + 1, config.max_difficulty), room)
+        return (min(2 * top + 1, config.max_difficulty), min(room, seeds))
     posterior = Posterior(counts)
     _, (c_lo, c_hi) = posterior.cleared()
     _, (m_lo, m_hi) = posterior.d50()
