@@ -188,6 +188,7 @@ def run_target(name: str, children: int, keep: Path | None) -> None:
     _copy_tree(work)
     (work / "setup.cfg").write_text(_setup_cfg(TARGETS[name], work))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutants, not src/
+    env["LADDERBENCH_HYPOTHESIS_PROFILE"] = "mutation"  # 10 examples per property test
     subprocess.run(
         [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)],
         cwd=work,

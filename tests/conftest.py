@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -11,7 +12,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 settings.register_profile(
     "ladderbench", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("ladderbench")
+# bench/mutation.py runs every test once per mutant: fewer examples there (a bench, not a gate).
+settings.register_profile("mutation", settings.get_profile("ladderbench"), max_examples=10)
+settings.load_profile(os.environ.get("LADDERBENCH_HYPOTHESIS_PROFILE", "ladderbench"))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -240,6 +240,10 @@ CHOICE_CASES = [
     ("A good question! Let me think about it.", GEO, None),
     ("It is a trick question.", GEO, None),
     ("the answer is a bit tricky", GEO, None),
+    # a one-digit option stated after "Answer:" is its text, not a label (hypothesis found it)
+    ("Answer: 9", ["9", "0.01"], "A"),
+    ("Answer: 2", ["9", "2", "3", "4"], "B"),
+    ("Answer: 7", ["9", "2", "3", "4"], None),
     ("Options A and C seem plausible, but I need more information.", GEO, None),
     ("London or Paris", GEO, None),
     ("B", [], None),

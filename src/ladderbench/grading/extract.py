@@ -497,7 +497,8 @@ def _read_whole(segment: str, opts: _Options):
     s = segment.strip().rstrip(".!?:;,").strip()
     if not s:
         return None
-    token = _letter_at(s, _match_end(_WHOLE_PREFIX, s, 0), opts.valid)
+    stated = _match_end(_WHOLE_PREFIX, s, 0)  # "Answer: 9": what follows "Answer:"
+    token = _letter_at(s, stated, opts.valid)
     rest = s[token[1] :].strip(" \t.:)-–—") if token else ""
     if token and token[0] in opts.valid:
         label = token[0]
@@ -507,7 +508,7 @@ def _read_whole(segment: str, opts: _Options):
             return label, False
         if opts.names(label, rest, whole=True):
             return label, True
-    by_text = opts.match_text(s, whole=True)
+    by_text = opts.match_text(s[stated:], whole=True)
     if by_text:
         return by_text, True
     if token and not rest:
