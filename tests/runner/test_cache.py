@@ -4,13 +4,14 @@ a mutation pass cannot see them)."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
 from ladderbench.models.base import Request, Sampling
-from ladderbench.runner.cache import ResponseCache, cache_key
+from ladderbench.runner.cache import ResponseCache, cache_key, default_cache_path
 
 SETTINGS = {"kind": "openai", "model": "m", "baseUrl": "http://x"}
 
@@ -104,3 +105,35 @@ def test_a_stored_row_holds_the_answer_not_the_cached_mark(tmp_path):
     with sqlite3.connect(path) as db:
         (stored,) = db.execute("SELECT completion FROM responses").fetchone()
     assert '"text":"4"' in stored and "cached" not in stored
+
+
+def test_the_cache_answers_a_run_in_another_thread(tmp_path):
+    """The API runs a coroutine in a worker thread inside a running loop (Jupyter), with the
+    cache opened by the caller's thread."""
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    cache.put("k", Completion(text="4"))
+    got = []
+
+    def worker():
+        got.append(cache.get("k"))
+        cache.put("k2", Completion(text="5"))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    try:
+        assert got[0] is not None and got[0].text == "4"
+        assert cache.get("k2").text == "5"
+    finally:
+        cache.close()
+
+
+def test_the_cache_lives_in_ladderbench_cache_or_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("LADDERBENCH_CACHE", str(tmp_path / "mine.sqlite"))
+    assert default_cache_path() == tmp_path / "mine.sqlite"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    default = tmp_path / ".cache" / "ladderbench" / "responses.sqlite"
+    monkeypatch.setenv("LADDERBENCH_CACHE", "")  # set but empty: the default
+    assert default_cache_path() == default
+    monkeypatch.delenv("LADDERBENCH_CACHE")
+    assert default_cache_path() == default

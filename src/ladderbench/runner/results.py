@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -126,16 +125,15 @@ def read_summary(path: Path) -> Summary | None:
     if is_eval_log(path):  # computed from the log's samples
         return next((item for _, item in stream(path) if isinstance(item, Summary)), None)
     with _open(path) as handle:
-        end = handle.seek(0, os.SEEK_END)
-        tail, start = b"", end
+        start = handle.seek(0, os.SEEK_END)
+        body = b""
         while start > 0:
             start = max(0, start - TAIL_CHUNK)
             handle.seek(start)
-            tail = handle.read(end - start)
-            body = tail.rstrip()
+            body = handle.read().rstrip()
             if b"\n" in body or start == 0:
                 break
-    last = tail.rstrip().rsplit(b"\n", 1)[-1]
+    last = body.rpartition(b"\n")[2]
     try:
         obj = json.loads(last)
     except (ValueError, RecursionError):
@@ -200,7 +198,8 @@ def scan(
         rows = _visiting(rows, visit)
     if own is None and summarise:
         return Scan(summarise_run(path, rows), False)
-    deque(rows, maxlen=0)
+    for _ in rows:  # each to visit
+        pass
     return Scan(own, own is not None)
 
 
@@ -235,11 +234,10 @@ def read_results(path: Path) -> Results:
 
 
 def _ends_with_newline(path: Path) -> bool:
+    """Whether a file holding at least a header or a row ends its last line."""
     with _open(path) as handle:
-        if handle.seek(0, os.SEEK_END) == 0:
-            return True
         handle.seek(-1, os.SEEK_END)
-        return handle.read(1) == b"\n"
+        return handle.read() == b"\n"
 
 
 def check_same_job(
