@@ -164,10 +164,8 @@ class OpenAIAdapter(ModelAdapter):
         return text
 
     def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        return headers
+        """The key, where there is one (aiohttp sends ``json=`` as application/json itself)."""
+        return {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
 
     def _get_session(self) -> aiohttp.ClientSession:
         if self._session is None:
