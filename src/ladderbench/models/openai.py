@@ -164,10 +164,8 @@ class OpenAIAdapter(ModelAdapter):
         return text
 
     def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        return headers
+        """The key, where there is one (aiohttp sends ``json=`` as application/json itself)."""
+        return {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
 
     def _get_session(self) -> aiohttp.ClientSession:
         if self._session is None:
@@ -271,16 +269,16 @@ class OpenAIAdapter(ModelAdapter):
         """One request with bounded retries on transient failures (except those in ``fatal``),
         and at most ``WAIT_BUDGET_S`` of waiting between them."""
         waited = 0.0
-        for retry in range(self.retries + 1):
+        for retry in range(self.retries):
             try:
                 return await self._post_once(payload)
             except TransientError as exc:
-                if isinstance(exc, fatal) or retry == self.retries:
+                if isinstance(exc, fatal):
                     raise
                 wait = self._next_wait(exc, self._backoff(retry), waited)
             waited += wait
             await asyncio.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+        return await self._post_once(payload)  # the last try: its failure is the attempt's
 
     def _error(self, exc: Exception) -> Completion:
         return Completion(error=self._scrub(str(exc))[:300])
