@@ -244,6 +244,9 @@ CHOICE_CASES = [
     ("Answer: 9", ["9", "0.01"], "A"),
     ("Answer: 2", ["9", "2", "3", "4"], "B"),
     ("Answer: 7", ["9", "2", "3", "4"], None),
+    # a reply may leave out an option's currency, but not state another unit
+    ("Answer: 18", ["$17", "$18", "$19", "$20"], "B"),
+    ("Answer: 18 percent", ["$17", "$18", "$19", "$20"], None),
     ("Options A and C seem plausible, but I need more information.", GEO, None),
     ("London or Paris", GEO, None),
     ("B", [], None),
@@ -339,6 +342,7 @@ ANSWER_CASES = [
     ("Answer: \\[ 2^{10} \\]", "2^{10}"),
     ("Answer: \\text{yes}.", "yes"),
     ("Answer: $", "$"),
+    ("<answer>$$</answer>", None),  # an empty maths block
     ("Answer: XIX", "XIX"),
     ("Answer: **XX**", "XX"),
     # an answer is cut where the next one on its line begins, its lead-in words included
@@ -377,6 +381,8 @@ TABLE_CASES = [
     ("```\n  a | b\n  1 | 2\n```", "  a | b\n  1 | 2"),  # indentation is the table's
     ("```\n  a | b  \n```", "  a | b  "),
     ("```\n   \n```", None),
+    ("```\nX | O\nO | X\n```", "X | O\nO | X"),
+    ("<solution>\nOld:\n```\nx\n```\nNew:\n```\na,b\n```\n</solution>", "a,b"),  # its last fence
     ("<think>x</think>```\na\n```", "a"),
     ("<think>x", None),
     (None, None),
