@@ -553,6 +553,7 @@ def test_a_question_repeating_or_leaking_what_was_served_is_refused():
     assert served.admits(served_record("q3", f"Say {short_answer} again", "z", []))
     quoted = "about the ocean and the sky"  # 27 characters of a served prompt
     assert not served.admits(served_record("q3", "fresh", quoted, []))
+    assert not served.admits(served_record("q3", "fresh", quoted[:24], []))
     assert served.admits(served_record("q3", "fresh", quoted[:23], []))
     served.add(served_record("q3", "fresh", "z" * 30, ["m3"]))
     assert not served.admits(served_record("q4", "other", "w", ["m3"]))
@@ -567,7 +568,8 @@ class ToyTwice(ToyAdd):
     def generate(self, rng, sources, difficulty=0):
         if rng.random() < 0.5:
             return Question(prompt="What is 1 + 1?", ground_truth="2")
-        return super().generate(rng, sources, difficulty)
+        a = rng.randrange(10 ** (difficulty + 1))
+        return Question(prompt=f"What is {a} + {difficulty}?", ground_truth=str(a + difficulty))
 
 
 def test_question_seeds_are_the_secrets_hmac_and_skip_refused_questions(tmp_path, monkeypatch):
@@ -585,13 +587,14 @@ def test_question_seeds_are_the_secrets_hmac_and_skip_refused_questions(tmp_path
     expected, prompts, index = [], set(), 0
     while len(expected) < 8:
         seed = question_seed(TEST_SECRET, "2026-12-01", "toy_twice", index)
-        prompt = ToyTwice().generate(seeded_rng(seed), Sources.empty()).prompt
+        prompt = ToyTwice().generate(seeded_rng(seed), Sources.empty(), 3).prompt
         if prompt not in prompts:
             prompts.add(prompt)
             expected.append(seed)
         index += 1
     assert index > 8  # the repeats were skipped
     assert sorted(r["seed"] for r in records) == sorted(expected)
+    assert {r["prompt"] for r in records} == prompts  # made at difficulty 3
     assert {r["difficulty"] for r in records} == {3}
     assert sum(r["prompt"] == "What is 1 + 1?" for r in records) == 1
 
@@ -747,20 +750,20 @@ def test_a_refresh_skips_a_task_no_longer_installed_and_keeps_its_questions(
     tmp_path, toy_tasks, monkeypatch
 ):
     build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
-    only_add = Registry("live task")
-    only_add.add("toy_add", ToyAdd())
+    only_echo = Registry("live task")
+    only_echo.add("toy_echo", ToyEcho())
     import ladderbench.live.release as release
 
-    monkeypatch.setattr(release, "all_tasks", only_add.items)
-    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    monkeypatch.setattr(release, "all_tasks", only_echo.items)
+    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])  # toy_add would come first
     assert manifest["replaced"] == 12
-    assert manifest["counts"]["toy_echo"] == {
-        "category": "language",
+    assert manifest["counts"]["toy_add"] == {
+        "category": "math",
         "active": 12,  # its hold-back published, nothing removed
         "removed": 0,
         "private": 0,
     }
-    assert manifest["counts"]["toy_add"]["removed"] == 12
+    assert manifest["counts"]["toy_echo"]["removed"] == 12
 
 
 def test_a_refresh_replaces_tasks_until_a_sixth_is_replaced(tmp_path, toy_tasks):
@@ -1064,10 +1067,10 @@ def test_a_refresh_of_a_folder_that_is_no_store_makes_nothing(tmp_path):
 def test_build_takes_only_the_tasks_named_at_the_release_difficulty(
     tmp_path, toy_tasks, monkeypatch
 ):
-    monkeypatch.setitem(RELEASE_DIFFICULTY, "toy_add", 3)
-    manifest = build(tmp_path, "2026-12-01", Sources.empty(), per_task=2, names=["toy_add"])
-    assert list(manifest["counts"]) == ["toy_add"] and manifest["difficulty"] == {"toy_add": 3}
-    assert {r["difficulty"] for r in Store.load(tmp_path).public["toy_add"]} == {3}
+    monkeypatch.setitem(RELEASE_DIFFICULTY, "toy_echo", 3)
+    manifest = build(tmp_path, "2026-12-01", Sources.empty(), per_task=2, names=["toy_echo"])
+    assert list(manifest["counts"]) == ["toy_echo"] and manifest["difficulty"] == {"toy_echo": 3}
+    assert {r["difficulty"] for r in Store.load(tmp_path).public["toy_echo"]} == {3}
 
 
 def test_the_manifest_names_a_missing_generator_library(monkeypatch):
@@ -1080,7 +1083,252 @@ def test_the_manifest_names_a_missing_generator_library(monkeypatch):
             raise importlib.metadata.PackageNotFoundError(name)
         return real(name)
 
+    assert generator_versions()["faker"] == real("faker")
     monkeypatch.setattr(importlib.metadata, "version", version)
     found = generator_versions()
     assert found["faker"] == "not installed"
     assert found["sympy"] == real("sympy") and found["ladderbench"] == real("ladderbench")
+
+
+def _six_toys(monkeypatch):
+    toys = Registry("live task")
+    for n in range(6):
+        toys.add(f"toy_{n}", type(f"Toy{n}", (ToyAdd,), {"name": f"toy_{n}"})())
+    import ladderbench.live.release as release
+
+    monkeypatch.setattr(registry, "TASKS", toys)
+    monkeypatch.setattr(release, "all_tasks", toys.items)
+
+
+def test_a_refresh_stops_once_a_sixth_is_replaced_and_counts_every_task_it_replaced(
+    tmp_path, monkeypatch
+):
+    _six_toys(monkeypatch)
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=1)
+    _edit_manifest(tmp_path, lambda m: m.__setitem__("perTask", 30))  # new tasks get 30 each
+    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    assert manifest["replaced"] == 1  # a sixth of 6: toy_0's one question, and no more
+    assert [t for t, c in manifest["counts"].items() if c["removed"]] == ["toy_0"]
+    manifest = refresh(tmp_path, "2027-02-01", Sources.empty(), [])
+    # 35 active, a budget of 6: the five oldest tasks (one question each) are not enough, so
+    # toy_0 (30 questions, from 2027-01-01) goes too
+    assert manifest["replaced"] == 35
+    assert all(c["active"] == 30 - c["private"] for c in manifest["counts"].values())
+
+
+def test_a_refresh_on_the_latest_release_date_is_refused(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=2)
+    with pytest.raises(
+        UserError, match=r"^--release 2026-12-01: must be after the latest release 2026-12-01$"
+    ):
+        refresh(tmp_path, "2026-12-01", Sources.empty(), [])
+
+
+def test_a_published_copy_cannot_be_refreshed_and_says_why(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
+    for path in (tmp_path / "private").rglob("*.jsonl"):
+        path.unlink()
+    message = (
+        f"{tmp_path}: the private hold-back is missing (a published copy); "
+        "refresh needs the maintainer's store"
+    )
+    with pytest.raises(UserError, match=f"^{re.escape(message)}$"):
+        refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+
+
+def test_a_task_without_results_counts_as_the_hardest(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6)
+    refresh(tmp_path, "2027-01-01", Sources.empty(), [make_row("x", task="toy_echo", score=0.5)])
+    store = Store.load(tmp_path)
+    assert {r["task"] for rs in store.public.values() for r in rs if r["removal_date"]} == {
+        "toy_echo"
+    }
+
+
+def test_a_task_with_no_active_question_is_replaced_last(tmp_path, toy_tasks):
+    """Its age is the new release's: every task with questions goes first."""
+    import hashlib
+
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12, private_share=Fraction(0))
+    (tmp_path / ADD).write_bytes(b"")
+    _edit_manifest(
+        tmp_path, lambda m: m["sha256"].__setitem__(ADD, hashlib.sha256(b"").hexdigest())
+    )
+    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    assert manifest["replaced"] == 12 and manifest["counts"]["toy_echo"]["removed"] == 12
+    assert manifest["counts"]["toy_add"]["active"] == 0
+
+
+def test_a_store_without_difficulties_refreshes_at_difficulty_0(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6, difficulty={"toy_add": 5})
+    _edit_manifest(tmp_path, lambda m: m.pop("difficulty"))
+    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    assert manifest["difficulty"] == {"toy_add": 0}
+    new = [r for r in Store.load(tmp_path).public["toy_add"] if r["release_date"] == "2027-01-01"]
+    assert new and {r["difficulty"] for r in new} == {0}
+
+
+def test_a_task_that_repeats_itself_often_still_makes_its_count(tmp_path, monkeypatch):
+    toys = Registry("live task")
+    toys.add("toy_twice", ToyTwice())
+    import ladderbench.live.release as release
+
+    monkeypatch.setattr(release, "all_tasks", toys.items)
+    manifest = build(
+        tmp_path, "2026-12-01", Sources.empty(), per_task=40, difficulty={"toy_twice": 3}
+    )
+    assert (
+        manifest["counts"]["toy_twice"]["active"] + manifest["counts"]["toy_twice"]["private"] == 40
+    )  # about 80 tries, half of them the repeat
+
+
+class ToyFirstPassage(ToyAdd):
+    """Takes the first passage it is told is unused: it relies on the release marking what
+    earlier questions drew on as used."""
+
+    name = "toy_first"
+    category = "language"
+
+    def generate(self, rng, sources, difficulty=0):
+        text = sources.fresh(PASSAGES)[0]
+        return Question(prompt=f"Copy: {text}", ground_truth=text.upper(), material=(text,))
+
+
+def test_a_task_is_told_the_material_earlier_questions_drew_on(tmp_path, monkeypatch):
+    toys = Registry("live task")
+    toys.add("toy_first", ToyFirstPassage())
+    import ladderbench.live.release as release
+
+    monkeypatch.setattr(release, "all_tasks", toys.items)
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=3, private_share=Fraction(0))
+    records = Store.load(tmp_path).public["toy_first"]
+    assert [r["prompt"] for r in records] == [f"Copy: {text}" for text in PASSAGES[:3]]
+
+
+def test_the_hold_back_cannot_be_drawn_from_any_question_seed(tmp_path, toy_tasks):
+    """A question's seed is published with it: the hold-back must come from a seed of its own,
+    or anyone could tell which questions of a release were held back."""
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12, names=["toy_add"])
+    store = Store.load(tmp_path)
+    records = store.public["toy_add"] + store.private["toy_add"]
+    seeds = [question_seed(TEST_SECRET, "2026-12-01", "toy_add", i) for i in range(12)]
+    in_order = sorted(records, key=lambda r: seeds.index(r["seed"]))
+    held = {r["question_id"] for r in store.private["toy_add"]}
+    for seed in seeds:
+        assert {r["question_id"] for r in seeded_rng(seed).sample(in_order, 2)} != held
+
+
+def test_a_published_copy_reads_every_public_file_whatever_their_order(tmp_path, passage_tasks):
+    """private/ sorts before reasoning/: a missing hold-back file must not end the reading."""
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6)
+    for path in (tmp_path / "private").rglob("*.jsonl"):
+        path.unlink()
+    store = Store.load(tmp_path)
+    assert store.private_missing and store.private == {}
+    assert {t: len(rs) for t, rs in store.public.items()} == {"toy_passage": 5, "toy_quoter": 5}
+
+
+def test_questions_are_written_as_readable_utf8_with_sorted_keys(tmp_path, monkeypatch):
+    class ToyCafe(ToyEcho):
+        name = "toy_cafe"
+
+        def generate(self, rng, sources, difficulty=0):
+            word = f"café{rng.randrange(10**6)}"
+            return Question(prompt=f"Répète {word}.", ground_truth=word, fields={"zz": 1, "aa": 2})
+
+    toys = Registry("live task")
+    toys.add("toy_cafe", ToyCafe())
+    import ladderbench.live.release as release
+
+    monkeypatch.setattr(release, "all_tasks", toys.items)
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=2, private_share=Fraction(0))
+    line = (tmp_path / "language/toy_cafe.2026-12-01.jsonl").read_bytes().splitlines()[0]
+    assert "Répète café".encode() in line
+    assert list(json.loads(line)) == sorted(json.loads(line))
+
+
+def test_the_sweep_removes_only_what_a_save_wrote(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6)
+    leftover = tmp_path / "math" / ".toy_add.2027-01-01.jsonl.4242.tmp"
+    leftover.write_text("half a file")
+    mine = [
+        tmp_path / "math" / ".notes",
+        tmp_path / "math" / "draft.tmp",
+        tmp_path / "math" / "a.txt",
+    ]
+    for path in mine:
+        path.write_text("the maintainer's")
+    refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    assert not leftover.exists()
+    assert all(path.read_text() == "the maintainer's" for path in mine)
+
+
+def test_a_stale_file_that_cannot_be_removed_is_left_and_swept_later(
+    tmp_path, toy_tasks, monkeypatch
+):
+    from pathlib import Path
+
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=6)
+    real_unlink = Path.unlink
+
+    def refusing(path, *args, **kwargs):
+        if path.suffix == ".jsonl":
+            raise PermissionError(13, "Permission denied")
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", refusing)
+    assert refresh(tmp_path, "2027-01-01", Sources.empty(), [])["latest"] == "2027-01-01"
+    assert (tmp_path / "math/toy_add.2026-12-01.jsonl").exists()  # left behind, ignored
+    assert Store.load(tmp_path).latest == "2027-01-01"
+    monkeypatch.setattr(Path, "unlink", real_unlink)
+    refresh(tmp_path, "2027-02-01", Sources.empty(), [])
+    assert not (tmp_path / "math/toy_add.2026-12-01.jsonl").exists()
+
+
+def test_a_store_in_use_names_the_store(tmp_path, toy_tasks):
+    from ladderbench.files import ExclusiveLock
+
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=2)
+    in_use = rf"^live store {re.escape(str(tmp_path))} is in use"
+    with (
+        ExclusiveLock(tmp_path / "manifest.json", "another refresh"),
+        pytest.raises(UserError, match=in_use),
+    ):
+        refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+
+
+def test_a_file_that_cannot_be_read_is_one_line(tmp_path, toy_tasks, monkeypatch):
+    from pathlib import Path
+
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=2)
+    real = Path.read_bytes
+
+    def failing(path):
+        if path.suffix == ".jsonl":
+            raise OSError(5, "Input/output error")
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", failing)
+    with pytest.raises(UserError, match=r"^.*\.jsonl: cannot read \(Input/output error\)$"):
+        Store.load(tmp_path)
+
+
+def test_a_line_that_is_not_json_names_its_line(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=3)
+    _edit_records(lambda rs: _lines(rs[:1]) + b"{oops\n" + _lines(rs[1:]))(tmp_path)
+    with pytest.raises(UserError, match=rf"^{re.escape(str(tmp_path / ADD))}:2: not valid JSON"):
+        Store.load(tmp_path)
+
+
+def test_build_makes_50_questions_a_task_unless_told_and_at_most_10000(tmp_path, toy_tasks):
+    manifest = build(tmp_path / "a", "2026-12-01", Sources.empty(), names=["toy_add"])
+    assert manifest["perTask"] == 50 and manifest["counts"]["toy_add"]["active"] == 42
+    manifest = build(
+        tmp_path / "b",
+        "2026-12-01",
+        Sources.empty(),
+        per_task=10000,
+        private_share=Fraction(0),
+        names=["toy_add"],
+    )
+    assert manifest["counts"]["toy_add"]["active"] == 10000

@@ -200,7 +200,7 @@ def generate_questions(
     sources: Sources,
     served: Served,
     secret: str,
-    difficulty: int = 0,
+    difficulty: int,
 ) -> list[dict[str, Any]]:
     """``count`` new questions that ``served`` admits (indices continue past refused ones)."""
     records: list[dict[str, Any]] = []
@@ -407,7 +407,7 @@ def _field(path: Path, manifest: dict[str, Any], key: str, kind: type) -> Any:
     if key not in manifest:
         raise UserError(f"{path}: field {key!r} missing")
     value = manifest[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+    if not isinstance(value, kind):  # a list, an object or a string: never a bool
         raise UserError(f"{path}: field {key!r}: expected {_KINDS[kind]}, got {value!r:.40}")
     return value
 
@@ -533,7 +533,7 @@ def _check_record(where: str, record: dict[str, Any], task: str, category: str) 
             raise UserError(f"{where}: field {key!r} missing")
         kinds = _TYPES.get(key)
         if kinds and (not isinstance(record[key], kinds) or isinstance(record[key], bool)):
-            raise UserError(f"{where}: field {key!r}: expected {_KINDS.get(kinds[0], kinds[0])}")
+            raise UserError(f"{where}: field {key!r}: expected {_KINDS[kinds[0]]}")
     if not all(isinstance(digest, str) for digest in record["material"]):
         raise UserError(f"{where}: field 'material': expected a list of strings")
     check_date(record["release_date"], f"{where}: field 'release_date':")
