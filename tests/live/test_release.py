@@ -471,9 +471,16 @@ def test_a_malformed_sources_folder_is_one_line(tmp_path, name, data, message):
 
 def test_difficulty_pairs_are_parsed_and_a_bad_pair_is_named():
     assert parse_difficulty(None) == {} and parse_difficulty(" , ") == {}
-    assert parse_difficulty(" zebra = 2 ,typos=0,") == {"zebra": 2, "typos": 0}
+    assert parse_difficulty(" zebra = 2 ,,typos=0,") == {"zebra": 2, "typos": 0}
     assert parse_difficulty("zebra=1000") == {"zebra": 1000}
-    for text in ("zebra=hard", "zebra=-1", "zebra=", "zebra", "zebra=\u0663"):  # Arabic-Indic 3
+    for text in (
+        "zebra=hard",
+        "zebra=-1",
+        "zebra=",
+        "zebra",
+        "zebra=\u0663",
+        "zebra=3=4",
+    ):  # Arabic-Indic 3
         with pytest.raises(UserError, match="expected TASK=D with D a whole number") as raised:
             parse_difficulty(f"typos=1,{text}")
         assert f"--difficulty {text.strip()!r}:" in str(raised.value)
@@ -613,7 +620,11 @@ def test_a_task_that_cannot_make_new_questions_is_one_line(tmp_path, monkeypatch
     import ladderbench.live.release as release
 
     monkeypatch.setattr(release, "all_tasks", toys.items)
-    with pytest.raises(UserError, match=r"^live task toy_same: cannot generate 2 questions that"):
+    message = (
+        "live task toy_same: cannot generate 2 questions that share no material with earlier "
+        "ones; run 'ladderbench live fetch' and pass --sources"
+    )
+    with pytest.raises(UserError, match=f"^{re.escape(message)}$"):
         build(tmp_path, "2026-12-01", Sources.empty(), per_task=2)
     assert not (tmp_path / "manifest.json").exists()
 
@@ -909,6 +920,7 @@ LOAD_ERRORS = {
         lambda r: _edit_manifest(r, lambda m: m.pop("perTask")),
         r"M: field 'perTask': expected a whole number 1\.\.10000",
     ),
+    "sha256 a list": (_put("sha256", []), "M: field 'sha256': expected an object, got \\[\\]"),
     "counts a list": (_put("counts", []), "M: field 'counts': expected an object, got \\[\\]"),
     "a category unknown": (
         lambda r: _edit_manifest(r, lambda m: m["counts"]["toy_add"].update(category="poetry")),
@@ -1145,18 +1157,22 @@ def test_a_task_without_results_counts_as_the_hardest(tmp_path, toy_tasks):
     }
 
 
-def test_a_task_with_no_active_question_is_replaced_last(tmp_path, toy_tasks):
-    """Its age is the new release's: every task with questions goes first."""
-    import hashlib
-
+def test_a_task_with_no_question_is_replaced_last(tmp_path, toy_tasks):
+    """A task the manifest counts but names no file for has no questions; its age is the new
+    release's, so every task with questions goes first."""
     build(tmp_path, "2026-12-01", Sources.empty(), per_task=12, private_share=Fraction(0))
-    (tmp_path / ADD).write_bytes(b"")
-    _edit_manifest(
-        tmp_path, lambda m: m["sha256"].__setitem__(ADD, hashlib.sha256(b"").hexdigest())
-    )
+    (tmp_path / ADD).unlink()
+    _edit_manifest(tmp_path, lambda m: m["sha256"].pop(ADD))
+    assert Store.load(tmp_path).active("2026-12-01") == Store.load(tmp_path).public["toy_echo"]
     manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
     assert manifest["replaced"] == 12 and manifest["counts"]["toy_echo"]["removed"] == 12
-    assert manifest["counts"]["toy_add"]["active"] == 0
+    assert manifest["counts"]["toy_add"] == {
+        "category": "math",
+        "active": 0,
+        "removed": 0,
+        "private": 0,
+    }
+    assert (tmp_path / "math/toy_add.2027-01-01.jsonl").read_bytes() == b""
 
 
 def test_a_store_without_difficulties_refreshes_at_difficulty_0(tmp_path, toy_tasks):
@@ -1332,3 +1348,14 @@ def test_build_makes_50_questions_a_task_unless_told_and_at_most_10000(tmp_path,
         names=["toy_add"],
     )
     assert manifest["counts"]["toy_add"]["active"] == 10000
+
+
+def test_a_hold_back_whose_public_file_is_gone_is_still_published(tmp_path, toy_tasks):
+    build(tmp_path, "2026-12-01", Sources.empty(), per_task=12)
+    held = {r["question_id"] for r in Store.load(tmp_path).private["toy_add"]}
+    (tmp_path / ADD).unlink()
+    _edit_manifest(tmp_path, lambda m: m["sha256"].pop(ADD))
+    manifest = refresh(tmp_path, "2027-01-01", Sources.empty(), [])
+    assert manifest["replaced"] == 2  # toy_add's two, published and replaced: a sixth of 14
+    published = Store.load(tmp_path).public["toy_add"]
+    assert {r["question_id"] for r in published if r["removal_date"] == "2027-01-01"} == held

@@ -42,7 +42,7 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.files import ExclusiveLock, atomic_write
-from ladderbench.jsonl import json_object, read_text
+from ladderbench.jsonl import json_objects, read_text
 from ladderbench.live.base import (
     CATEGORIES,
     Question,
@@ -511,14 +511,8 @@ def _records(
     except UnicodeDecodeError as exc:
         raise UserError(f"{file}: not UTF-8 text ({exc.reason})") from None
     records = []
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
+    for lineno, record in json_objects(file, text):
         where = f"{file}:{lineno}"
-        try:
-            record = json_object(file, lineno, line)
-        except RecursionError:
-            raise UserError(f"{where}: not valid JSON (nested too deeply)") from None
         _check_record(where, record, task, category)
         if record["question_id"] in seen:
             raise UserError(f"{where}: question_id {record['question_id']!r} appears twice")
