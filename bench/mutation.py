@@ -108,7 +108,11 @@ TARGETS: dict[str, Target] = {
     ),
     "live": Target(
         ["src/ladderbench/live/release.py"],
-        ["tests/live/test_release.py"],
+        [
+            "tests/live/test_release.py",
+            "tests/live/test_store_safety.py",
+            "tests/fuzz/test_fuzz_stores.py",
+        ],
         (
             "tests/live/test_release.py::test_oracle_and_echo_through_the_cli",
             "tests/live/test_release.py::test_bad_input_is_one_line_exit_2",

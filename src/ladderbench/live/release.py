@@ -42,7 +42,7 @@ from typing import Any
 
 from ladderbench.errors import UserError
 from ladderbench.files import ExclusiveLock, atomic_write
-from ladderbench.jsonl import json_object, read_text
+from ladderbench.jsonl import json_objects, read_text
 from ladderbench.live.base import (
     CATEGORIES,
     Question,
@@ -200,7 +200,7 @@ def generate_questions(
     sources: Sources,
     served: Served,
     secret: str,
-    difficulty: int = 0,
+    difficulty: int,
 ) -> list[dict[str, Any]]:
     """``count`` new questions that ``served`` admits (indices continue past refused ones)."""
     records: list[dict[str, Any]] = []
@@ -407,7 +407,7 @@ def _field(path: Path, manifest: dict[str, Any], key: str, kind: type) -> Any:
     if key not in manifest:
         raise UserError(f"{path}: field {key!r} missing")
     value = manifest[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+    if not isinstance(value, kind):  # a list, an object or a string: never a bool
         raise UserError(f"{path}: field {key!r}: expected {_KINDS[kind]}, got {value!r:.40}")
     return value
 
@@ -511,14 +511,8 @@ def _records(
     except UnicodeDecodeError as exc:
         raise UserError(f"{file}: not UTF-8 text ({exc.reason})") from None
     records = []
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
+    for lineno, record in json_objects(file, text):
         where = f"{file}:{lineno}"
-        try:
-            record = json_object(file, lineno, line)
-        except RecursionError:
-            raise UserError(f"{where}: not valid JSON (nested too deeply)") from None
         _check_record(where, record, task, category)
         if record["question_id"] in seen:
             raise UserError(f"{where}: question_id {record['question_id']!r} appears twice")
@@ -533,7 +527,7 @@ def _check_record(where: str, record: dict[str, Any], task: str, category: str) 
             raise UserError(f"{where}: field {key!r} missing")
         kinds = _TYPES.get(key)
         if kinds and (not isinstance(record[key], kinds) or isinstance(record[key], bool)):
-            raise UserError(f"{where}: field {key!r}: expected {_KINDS.get(kinds[0], kinds[0])}")
+            raise UserError(f"{where}: field {key!r}: expected {_KINDS[kinds[0]]}")
     if not all(isinstance(digest, str) for digest in record["material"]):
         raise UserError(f"{where}: field 'material': expected a list of strings")
     check_date(record["release_date"], f"{where}: field 'release_date':")
