@@ -36,6 +36,43 @@ READING_CASES = [
     # --- a later line that is working or commentary, not an answer
     ("The answer is B.\n\n$17 (the list price) + $1 (tax) = $18.", DOLLARS, "B"),
     ("The answer is B.\n\nC) Berlin is the capital of Germany, not France.", GEO, "B"),
+    # --- a box, bold or underlined letter inside a sentence
+    ("Putting it together we get \\boxed{B} since Paris is the capital.", GEO, "B"),
+    ("Putting it together we get \\boxed{Paris} as the capital.", GEO, "B"),
+    ("At first glance the answer is A, but checking the map again gives **B**", GEO, "B"),
+    ("After checking each option, my choice is __B__", GEO, "B"),
+    # --- a letter opening the reply
+    ("B, B) Paris, the capital of France.", GEO, "B"),
+    ("**B** or C, it is hard to say.", GEO, None),
+    ("B. At first glance it's C, but Paris is the capital of France.", GEO, "B"),
+    # --- hedges ("C looks right", "...: C") lose to an explicit answer
+    ("The answer is B. C looks right at first glance, but Berlin is in Germany.", GEO, "B"),
+    ("Answer: B\n\nMy second choice would have been: C", GEO, "B"),
+    ("None of the options looks obviously wrong at first. My best guess: B", GEO, "B"),
+    ("A) London is in England.\nB) Paris is in France.\n\nSo, putting it together: B", GEO, "B"),
+    ("Hmm, tough one. Best guess: E", GEO, None),
+    ("Let us call the unknown length: a\nThen 2a + 3 = 11, so", GEO, None),
+    # --- a change of mind promotes only a hedge that follows it and the last explicit answer
+    ("Hmm, I think it's B.", GEO, "B"),
+    ("Hmm, tricky. The answer is B. Double-checking, I think it's B.", GEO, "B"),
+    ("The answer is B. Some would say it's C. Hmm, Berlin is in Germany though.", GEO, "B"),
+    (
+        "The answer is A. Wait, London is not in France. The answer is B. I think it's C though.",
+        GEO,
+        "B",
+    ),
+    # --- a reply that goes through the options in turn chooses none of them
+    (
+        "C) Berlin is in Germany, not France.\nB) Paris is in France.\nA) London is in England.",
+        GEO,
+        None,
+    ),
+    (
+        "(c) Berlin is in Germany, not France.\n(b) Paris is in France.\n(a) London is in England.",
+        GEO,
+        None,
+    ),
+    ("C) Berlin is in Germany, not France, and neither is A) London", GEO, None),
     # --- the last statement names no single option
     ("The answer is B. Actually, the answer is E.", GEO, None),
     ("The answer is Paris.\nOn reflection, none of the options is right.\nSorry.", GEO, None),
