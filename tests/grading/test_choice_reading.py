@@ -111,3 +111,11 @@ def test_trailing_blanks_after_a_multi_word_option_do_not_hide_it() -> None:
     for blanks in range(200):
         reply = "The answer is New York" + " " * blanks + "\nHope this helps."
         assert extract_choice(reply, CITIES) == "B", blanks
+
+
+def test_blanks_padding_a_table_cell_do_not_hide_a_multi_word_option() -> None:
+    """A padded markdown cell: the reach that keeps long lines cheap may end in the blanks
+    after the option, and the option's last word is still read."""
+    for blanks in range(1, 200):
+        reply = "| Question 7 | Final answer: New York" + " " * blanks + "|\n"
+        assert extract_choice(reply, CITIES) == "B", blanks

@@ -330,7 +330,7 @@ class _Options:
         head(clip(...)) equals head(text[pos:end]); the search for text past the reach
         remembers its last answer, so many markers on one long line stay linear.
         """
-        cut = pos + self.reach
+        cut = pos + self.reach + 1  # head reads one character past the reach
         if end <= cut + 1:
             return text[pos:end]
         start, stop, found = self._non_space
@@ -344,12 +344,16 @@ class _Options:
         """segment cut, at a word boundary, to what an option text could span.
 
         This keeps a very long line cheap to compare. The cut is marked so that a cut line
-        never equals an option text.
+        never equals an option text. A word the reach ends inside is left out; a word that ends
+        at the reach is kept ("New York" followed by a padded table cell's blanks).
         """
         segment = segment.rstrip()
         if len(segment) <= self.reach:
             return segment
-        return segment[: self.reach].rsplit(None, 1)[0] + " \x00"
+        kept = segment[: self.reach]
+        if not (kept[-1].isspace() or segment[self.reach].isspace()):
+            kept = kept.rsplit(None, 1)[0]
+        return kept.rstrip() + " \x00"
 
     def _end(self, label: str, seg: str, q: _Quantity | None, whole: bool) -> int | None:
         """Where option label, stated at the start of seg (a key), ends; None if it is not.
