@@ -41,6 +41,10 @@ READING_CASES = [
     ("Putting it together we get \\boxed{Paris} as the capital.", GEO, "B"),
     ("At first glance the answer is A, but checking the map again gives **B**", GEO, "B"),
     ("After checking each option, my choice is __B__", GEO, "B"),
+    ("So the final answer is $\\boxed{\\boxed{B}}$.", GEO, "B"),
+    # --- curly apostrophes read as straight ones
+    ("Looking at the map, it\u2019s B.", GEO, "B"),
+    ("I\u2018ll say B.", GEO, "B"),
     # --- a letter opening the reply
     ("B, B) Paris, the capital of France.", GEO, "B"),
     ("**B** or C, it is hard to say.", GEO, None),
@@ -58,6 +62,12 @@ READING_CASES = [
     ("The answer is B. Some would say it's C. Hmm, Berlin is in Germany though.", GEO, "B"),
     (
         "The answer is A. Wait, London is not in France. The answer is B. I think it's C though.",
+        GEO,
+        "B",
+    ),
+    # --- an option's text on a line of its own, after a hedge for another letter
+    (
+        "At first glance it's A, since London is so big.\n\nBut the capital of France is:\nParis",
         GEO,
         "B",
     ),
