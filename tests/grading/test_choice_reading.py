@@ -42,6 +42,11 @@ READING_CASES = [
     ("At first glance the answer is A, but checking the map again gives **B**", GEO, "B"),
     ("After checking each option, my choice is __B__", GEO, "B"),
     ("So the final answer is $\\boxed{\\boxed{B}}$.", GEO, "B"),
+    (
+        "My first result was \\boxed{A}, but I mixed up the cities; redoing it gives \\boxed{B}.",
+        GEO,
+        "B",
+    ),
     # --- curly apostrophes read as straight ones
     ("Looking at the map, it\u2019s B.", GEO, "B"),
     ("I\u2018ll say B.", GEO, "B"),
