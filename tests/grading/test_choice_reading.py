@@ -54,6 +54,11 @@ READING_CASES = [
     ("B, B) Paris, the capital of France.", GEO, "B"),
     ("**B** or C, it is hard to say.", GEO, None),
     ("B. At first glance it's C, but Paris is the capital of France.", GEO, "B"),
+    # --- a lower-case letter is a label when bracketed or named as an option, not a variable
+    ("Option b is correct.", GEO, "B"),
+    ("Choice c seems right, but I am not sure.", GEO, None),
+    ("Choice c seems to be the best one.", GEO, "C"),
+    ("Let the missing side be b. Then 5 + b = 17, so b is the answer we want.", GEO, None),
     # --- hedges ("C looks right", "...: C") lose to an explicit answer
     ("The answer is B. C looks right at first glance, but Berlin is in Germany.", GEO, "B"),
     ("Answer: B\n\nMy second choice would have been: C", GEO, "B"),

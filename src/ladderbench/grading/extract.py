@@ -671,7 +671,8 @@ def _statements(text: str, masked: str, opts: _Options) -> list:
     for phrase, explicit in ((_LETTER_IS_RIGHT, True), (_LETTER_SEEMS_RIGHT, False)):
         for m in phrase.finditer(masked):
             label = m.group(2).upper()
-            if label in opts.valid and (m.group(1) or m.group(2).isupper()):
+            named = m.start(1) > m.start()  # "Option b is correct": not a variable "b"
+            if label in opts.valid and (m.group(1) or m.group(2).isupper() or named):
                 found.append(_Statement(m.start(), m.end(), label, explicit, False))
     for m in _TRAILING_LETTER.finditer(masked):
         label = m.group(2).upper()
