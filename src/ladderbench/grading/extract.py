@@ -317,7 +317,6 @@ class _Options:
         # A box holding other boxes is read only up to this length: nested boxes' contents
         # together grow with the square of the reply, and a box this long is working.
         self.box_reach = 16 * self.reach
-        self._non_space = (0, 0, 0)  # (from, up to, found): the last clip's search for text
         self.quantity_by_label: dict[str, _Quantity] = {}
         for label, key in self.key_by_label.items():
             option = _option_quantity(key)
@@ -327,18 +326,11 @@ class _Options:
     def clip(self, text: str, pos: int, end: int) -> str:
         """text[pos:end] cut to what ``head`` reads of it, without copying a long line.
 
-        head(clip(...)) equals head(text[pos:end]); the search for text past the reach
-        remembers its last answer, so many markers on one long line stay linear.
+        For a reading that the option only begins (whole=False, the one use), head(clip(...))
+        names the options head(text[pos:end]) names: head reads up to one character past the
+        reach, and beyond that only whether more text follows, which a prefix ignores.
         """
-        cut = pos + self.reach + 1  # head reads one character past the reach
-        if end <= cut + 1:
-            return text[pos:end]
-        start, stop, found = self._non_space
-        if not (start <= cut <= found and stop == end):
-            m = _NON_SPACE.search(text, cut, end)
-            found = m.start() if m else end
-            self._non_space = (cut, end, found)
-        return text[pos:cut] + ("\x00" if found < end else "")
+        return text[pos : min(end, pos + self.reach + 1)]
 
     def head(self, segment: str) -> str:
         """segment cut, at a word boundary, to what an option text could span.
@@ -417,7 +409,6 @@ class _Options:
         return self._end(label, seg, q, whole) is not None
 
 
-_NON_SPACE = re.compile(r"\S")
 _TOKEN = re.compile(r"([(\[{]?)[ \t]*([^\W_])[ \t]*[)\]}]?(?![^\W_]|['-][^\W_])")
 _WORD_NEXT = re.compile(r"[ \t]+[^\W\d_]")
 
