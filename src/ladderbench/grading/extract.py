@@ -317,7 +317,6 @@ class _Options:
         # A box holding other boxes is read only up to this length: nested boxes' contents
         # together grow with the square of the reply, and a box this long is working.
         self.box_reach = 16 * self.reach
-        self._non_space = (0, 0, 0)  # (from, up to, found): the last clip's search for text
         self.quantity_by_label: dict[str, _Quantity] = {}
         for label, key in self.key_by_label.items():
             option = _option_quantity(key)
@@ -327,29 +326,26 @@ class _Options:
     def clip(self, text: str, pos: int, end: int) -> str:
         """text[pos:end] cut to what ``head`` reads of it, without copying a long line.
 
-        head(clip(...)) equals head(text[pos:end]); the search for text past the reach
-        remembers its last answer, so many markers on one long line stay linear.
+        For a reading that the option only begins (whole=False, the one use), head(clip(...))
+        names the options head(text[pos:end]) names: head reads up to one character past the
+        reach, and beyond that only whether more text follows, which a prefix ignores.
         """
-        cut = pos + self.reach
-        if end <= cut + 1:
-            return text[pos:end]
-        start, stop, found = self._non_space
-        if not (start <= cut <= found and stop == end):
-            m = _NON_SPACE.search(text, cut, end)
-            found = m.start() if m else end
-            self._non_space = (cut, end, found)
-        return text[pos:cut] + ("\x00" if found < end else "")
+        return text[pos : min(end, pos + self.reach + 1)]
 
     def head(self, segment: str) -> str:
         """segment cut, at a word boundary, to what an option text could span.
 
         This keeps a very long line cheap to compare. The cut is marked so that a cut line
-        never equals an option text.
+        never equals an option text. A word the reach ends inside is left out; a word that ends
+        at the reach is kept ("New York" followed by a padded table cell's blanks).
         """
         segment = segment.rstrip()
         if len(segment) <= self.reach:
             return segment
-        return segment[: self.reach].rsplit(None, 1)[0] + " \x00"
+        kept = segment[: self.reach]
+        if not (kept[-1].isspace() or segment[self.reach].isspace()):
+            kept = kept.rsplit(None, 1)[0]
+        return kept.rstrip() + " \x00"
 
     def _end(self, label: str, seg: str, q: _Quantity | None, whole: bool) -> int | None:
         """Where option label, stated at the start of seg (a key), ends; None if it is not.
@@ -413,7 +409,6 @@ class _Options:
         return self._end(label, seg, q, whole) is not None
 
 
-_NON_SPACE = re.compile(r"\S")
 _TOKEN = re.compile(r"([(\[{]?)[ \t]*([^\W_])[ \t]*[)\]}]?(?![^\W_]|['-][^\W_])")
 _WORD_NEXT = re.compile(r"[ \t]+[^\W\d_]")
 
@@ -667,7 +662,8 @@ def _statements(text: str, masked: str, opts: _Options) -> list:
     for phrase, explicit in ((_LETTER_IS_RIGHT, True), (_LETTER_SEEMS_RIGHT, False)):
         for m in phrase.finditer(masked):
             label = m.group(2).upper()
-            if label in opts.valid and (m.group(1) or m.group(2).isupper()):
+            named = m.start(1) > m.start()  # "Option b is correct": not a variable "b"
+            if label in opts.valid and (m.group(1) or m.group(2).isupper() or named):
                 found.append(_Statement(m.start(), m.end(), label, explicit, False))
     for m in _TRAILING_LETTER.finditer(masked):
         label = m.group(2).upper()
