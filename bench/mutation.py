@@ -59,6 +59,7 @@ TARGETS: dict[str, Target] = {
         ["src/ladderbench/grading/*"],
         [
             "tests/grading/test_extract.py",
+            "tests/grading/test_choice_reading.py",
             "tests/grading/test_scorer.py",
             "tests/probe/test_shipped_ladders.py",
             "tests/runner/test_grader_crash.py",
