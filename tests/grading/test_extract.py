@@ -247,6 +247,7 @@ CHOICE_CASES = [
     # a reply may leave out an option's currency, but not state another unit
     ("Answer: 18", ["$17", "$18", "$19", "$20"], "B"),
     ("Answer: 18 percent", ["$17", "$18", "$19", "$20"], None),
+    ("Answer: 5 million", ["$4 million", "$5 million", "$6 million", "$7 million"], "B"),
     ("Options A and C seem plausible, but I need more information.", GEO, None),
     ("London or Paris", GEO, None),
     ("B", [], None),
@@ -383,6 +384,7 @@ TABLE_CASES = [
     ("```\n   \n```", None),
     ("```\nX | O\nO | X\n```", "X | O\nO | X"),
     ("<solution>\nOld:\n```\nx\n```\nNew:\n```\na,b\n```\n</solution>", "a,b"),  # its last fence
+    ("<solution>\nA:\n```\nx\n```\nB:\n```\ny\n```\nFinal:\n```\na,b\n```\n</solution>", "a,b"),
     ("<think>x</think>```\na\n```", "a"),
     ("<think>x", None),
     (None, None),
