@@ -58,6 +58,7 @@ CHOICE_CASES = [
         CAPITALS,
         "B",
     ),
+    ("The answer is B.\nLet me double-check that. <think", CAPITALS, "B"),  # cut off mid-tag
     # --- answer tags: one at the very start, and the last of several on one line
     ("<answer>Paris</answer> (the capital of France)", CAPITALS, "B"),
     (
@@ -83,6 +84,8 @@ ANSWER_CASES = [
     # a restatement straight after the change of mind counts
     ("\\boxed{12}\nNo—answer: 13", "13"),
     ("<answer>12</answer>\nNo—\\boxed{13}", "13"),
+    # a reply cut off in the middle of a reasoning tag ("<think" with no ">") keeps its answer
+    ("The answer is 4.\nLet me double-check that. <think", "4"),
 ]
 
 
