@@ -86,6 +86,9 @@ ANSWER_CASES = [
     ("<answer>12</answer>\nNo—\\boxed{13}", "13"),
     # a reply cut off in the middle of a reasoning tag ("<think" with no ">") keeps its answer
     ("The answer is 4.\nLet me double-check that. <think", "4"),
+    ("Since 5 > 3, the answer is 4.\n<think", "4"),
+    # an empty reasoning block (thinking switched off) is dropped
+    ("<think></think>The answer is 4.", "4"),
 ]
 
 
