@@ -167,9 +167,10 @@ _Quantity = collections.namedtuple("_Quantity", "value currency unit number_end 
 
 
 def _canonical_unit(word: str) -> str:
-    """One spelling per unit: currency and percent words as symbols, plurals singular."""
+    """One spelling per unit: currency and percent words as symbols, plurals singular ("lbs"
+    is "lb"; a one- or two-letter unit such as "s" or "ms" is kept)."""
     word = _UNIT_NAMES.get(word, word)
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return word[:-1] if len(word) >= 3 and word.endswith("s") else word
 
 
 def _quantity(key: str) -> _Quantity | None:
