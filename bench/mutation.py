@@ -60,6 +60,8 @@ TARGETS: dict[str, Target] = {
         [
             "tests/grading/test_extract.py",
             "tests/grading/test_choice_reading.py",
+            "tests/grading/test_answer_reading.py",
+            "tests/grading/test_code_reading.py",
             "tests/grading/test_scorer.py",
             "tests/probe/test_shipped_ladders.py",
             "tests/runner/test_grader_crash.py",
