@@ -651,14 +651,12 @@ def test_long_true_answers_are_read_in_time() -> None:
     assert TASK.time_limit(record(q)) <= 15 * TASK.config.time_limit_s
 
 
-def test_difficulty_generates_fast_and_rejects_negative() -> None:
-    import time
-
+def test_difficulty_generates_at_high_levels_and_rejects_negative() -> None:
+    """High difficulties still generate (a hang is caught by pytest's timeout; how fast is for
+    bench/, never a wall-clock assert on a shared machine)."""
     for d in (12, 20):
         for index in range(8):
-            start = time.perf_counter()
-            make_question(TASK, index + 1000, RELEASE, difficulty=d)
-            assert time.perf_counter() - start < 2.0 * (3 if d > 12 else 1), (d, index)
+            assert make_question(TASK, index + 1000, RELEASE, difficulty=d).prompt
     with pytest.raises(ValueError):
         make_question(TASK, 0, RELEASE, difficulty=-1)
 
