@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import time
 from collections.abc import Callable
 
 import pytest
@@ -363,11 +362,10 @@ def test_dictionary_grows_with_difficulty() -> None:
     assert sizes == [4, 7, 11, 15]
 
 
-def test_dictionary_generates_quickly() -> None:
+def test_dictionary_generates_at_high_difficulty() -> None:
+    """How fast is bench/README section 8's; a hang is caught by pytest's timeout."""
     for d in (12, 20):
-        start = time.perf_counter()
-        make_hard(3, d)
-        assert time.perf_counter() - start < 2.0
+        assert make_hard(3, d).prompt
 
 
 def test_d0_questions_name_no_material_and_sources_do() -> None:

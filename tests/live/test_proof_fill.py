@@ -6,7 +6,6 @@ proved unique, and LiveBench's edit-distance scoring."""
 from __future__ import annotations
 
 import re
-import time
 from fractions import Fraction
 from itertools import pairwise
 
@@ -167,10 +166,8 @@ def test_non_answers_and_malformed_records_score_zero() -> None:
     assert read_ids("<mask_1>: 4, <mask_2>: 2") == [4, 2]
 
 
-def test_generation_is_fast_at_high_difficulty() -> None:
-    """Under 2 s a question at d <= 12 (and at d = 20 too), with room to spare."""
+def test_generation_works_at_high_difficulty() -> None:
+    """How fast is bench/README section 8's; a hang is caught by pytest's timeout."""
     for difficulty in (12, 20):
         for index in range(6):
-            start = time.perf_counter()
-            make(index, difficulty=difficulty)
-            assert time.perf_counter() - start < 2.0, (difficulty, index)
+            assert make(index, difficulty=difficulty).prompt, (difficulty, index)

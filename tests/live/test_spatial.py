@@ -6,7 +6,6 @@ growth with difficulty."""
 from __future__ import annotations
 
 import re
-import time
 from fractions import Fraction
 from itertools import pairwise
 
@@ -251,10 +250,8 @@ def test_count_reply_formats(subtask: str) -> None:
     assert TASK.score({}, "<solution>A</solution>").score == 0.0
 
 
-def test_generation_is_fast_at_high_difficulty() -> None:
-    """Under 2 s a question at d <= 12 (and at d = 20 too), with room to spare."""
+def test_generation_works_at_high_difficulty() -> None:
+    """How fast is bench/README section 8's; a hang is caught by pytest's timeout."""
     for difficulty in (12, 20):
         for index in range(6):
-            start = time.perf_counter()
-            make(index, difficulty=difficulty)
-            assert time.perf_counter() - start < 2.0, (difficulty, index)
+            assert make(index, difficulty=difficulty).prompt, (difficulty, index)

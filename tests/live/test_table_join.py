@@ -8,7 +8,6 @@ import datetime as dt
 import io
 import json
 import re
-import time
 
 import pytest
 import task_checks as checks
@@ -310,11 +309,10 @@ def test_hard_prompts_name_the_new_rewrites() -> None:
     assert "replaced by a" not in make(0, difficulty=1).prompt
 
 
-def test_hard_questions_generate_quickly() -> None:
+def test_hard_questions_generate() -> None:
+    """How fast is bench/README section 8's; a hang is caught by pytest's timeout."""
     for d in (12, 20):
-        start = time.perf_counter()
-        make(5, difficulty=d)
-        assert time.perf_counter() - start < 2.0
+        assert make(5, difficulty=d).prompt
 
 
 def test_source_tables_are_material_served_once() -> None:

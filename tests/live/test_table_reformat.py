@@ -7,7 +7,6 @@ import html
 import io
 import json
 import re
-import time
 from decimal import Decimal
 
 import pandas as pd
@@ -451,11 +450,10 @@ def test_steps_and_effort_grow_with_difficulty() -> None:
     assert difficulty(30).min_rows > difficulty(12).min_rows
 
 
-def test_hard_questions_generate_quickly() -> None:
+def test_hard_questions_generate() -> None:
+    """How fast is bench/README section 8's; a hang is caught by pytest's timeout."""
     for d in (12, 20):
-        start = time.perf_counter()
-        make_hard(7, d)
-        assert time.perf_counter() - start < 2.0
+        assert make_hard(7, d).prompt
 
 
 # The digest of questions 0..15 at d = 0 (references included) as v1 (commit 607738d) made them:
