@@ -189,10 +189,8 @@ def test_scan_of_no_rows_is_one_line(tmp_path):
         scan(tmp_path / "empty.jsonl")
 
 
-@pytest.mark.parametrize("finished", [True, False])
-def test_the_report_reads_each_file_once(tmp_path, monkeypatch, finished):
-    """One pass per file: the lines read are the file's, plus the first one peeked for its suite."""
-    lines_read = []
+def counting_open(lines_read: list | None = None, sizes_read: list | None = None):
+    """results._open, recording the lines iterated and the sizes of the reads made."""
     real_open = results._open
 
     class Counting:
@@ -207,13 +205,27 @@ def test_the_report_reads_each_file_once(tmp_path, monkeypatch, finished):
 
         def __iter__(self):
             for line in self.handle:
-                lines_read.append(line)
+                if lines_read is not None:
+                    lines_read.append(line)
                 yield line
+
+        def read(self, size=-1):
+            data = self.handle.read(size)
+            if sizes_read is not None:
+                sizes_read.append(len(data))
+            return data
 
         def __getattr__(self, name):
             return getattr(self.handle, name)
 
-    monkeypatch.setattr(results, "_open", Counting)
+    return Counting
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_the_report_reads_each_file_once(tmp_path, monkeypatch, finished):
+    """One pass per file: the lines read are the file's, plus the first one peeked for its suite."""
+    lines_read: list[bytes] = []
+    monkeypatch.setattr(results, "_open", counting_open(lines_read=lines_read))
     paths = []
     for name in ("a", "b"):
         path = tmp_path / f"{name}.jsonl"
@@ -525,28 +537,8 @@ def test_read_summary_finds_the_last_line_whatever_the_chunk_edges(tmp_path, mon
 def test_read_summary_reads_only_the_tail(tmp_path, monkeypatch):
     out = tmp_path / "r.jsonl"
     write_run(out, [make_row(f"q{i}") for i in range(200)], {"total": 200})
-    read = []
-    real_open = results._open
-
-    class Counting:
-        def __init__(self, path):
-            self.handle = real_open(path)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.handle.close()
-
-        def read(self, size=-1):
-            data = self.handle.read(size)
-            read.append(len(data))
-            return data
-
-        def __getattr__(self, name):
-            return getattr(self.handle, name)
-
-    monkeypatch.setattr(results, "_open", Counting)
+    read: list[int] = []
+    monkeypatch.setattr(results, "_open", counting_open(sizes_read=read))
     monkeypatch.setattr(results, "TAIL_CHUNK", 4096)
     assert read_summary(out) == parse_summary({"type": "summary", "total": 200})
     assert sum(read) <= 4096 < out.stat().st_size // 10
