@@ -34,6 +34,9 @@ browser:
 # A short tour (about a minute after set-up on 2 cores): 10 questions per static level and puzzle
 # tiers 0-3 at one seed, with small token limits. Full runs: README, "Running".
 demo: setup
+	@# a fresh tour each time (a kept file from older questions would be refused on resume);
+	@# the response cache still answers a rerun at once
+	rm -f results/demo-static.jsonl results/demo-puzzles.jsonl
 	$(BIN)/ladderbench run --model local --limit 10 --max-tokens 48 --out results/demo-static.jsonl
 	$(BIN)/ladderbench run --model local --suite puzzles --tiers 0-3 --seeds 1 --max-tokens 96 \
 		--out results/demo-puzzles.jsonl
