@@ -8,10 +8,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, Request
+
+Slot = TypeVar("Slot")
+
+
+def free_slots(members: Sequence[Slot], slots: int) -> asyncio.Queue[Slot]:
+    """A queue holding each member ``slots`` times: taking one claims a slot, putting it back
+    frees it. Made in the running loop (a pool is built before the loop starts)."""
+    free: asyncio.Queue[Slot] = asyncio.Queue()
+    for member in members:
+        for _ in range(slots):
+            free.put_nowait(member)
+    return free
 
 
 class AdapterPool(ModelAdapter):
@@ -28,12 +40,9 @@ class AdapterPool(ModelAdapter):
         self._free: asyncio.Queue[ModelAdapter] | None = None
 
     def _queue(self) -> asyncio.Queue[ModelAdapter]:
-        """The free copies, made in the running loop (the pool is built before it starts)."""
+        """The free copies (made on first use, in the running loop)."""
         if self._free is None:
-            self._free = asyncio.Queue()
-            for member in self.members:
-                for _ in range(self.slots):
-                    self._free.put_nowait(member)
+            self._free = free_slots(self.members, self.slots)
         return self._free
 
     async def _on_free(self, request: Request, check: bool) -> Completion:

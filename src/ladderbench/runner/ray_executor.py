@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from ladderbench.errors import UserError
 from ladderbench.items import Completion
 from ladderbench.models.base import ModelAdapter, ModelCrash, Request
+from ladderbench.models.pool import free_slots
 
 T = TypeVar("T")
 
@@ -180,12 +181,9 @@ class RayPool(ModelAdapter):
         return info
 
     def _queue(self) -> asyncio.Queue[Any]:
-        """Free actor slots, made in the running loop (the pool is built before it starts)."""
+        """Free actor slots (made on first use, in the running loop)."""
         if self._free is None:
-            self._free = asyncio.Queue()
-            for actor in self.actors:
-                for _ in range(self.slots):
-                    self._free.put_nowait(actor)
+            self._free = free_slots(self.actors, self.slots)
         return self._free
 
     def _replace(self, actor: Any) -> None:
